@@ -1,0 +1,289 @@
+//! Small helpers over raw N-API values: type checks with Node-style messages, reading
+//! strings and bytes, building error objects of the contract's classes, and settled promises.
+
+use crate::error::{Error, ErrorKind, Result as CoreResult};
+use napi::bindgen_prelude::{FromNapiValue, Uint8Array};
+use napi::{sys, Env, ValueType};
+use std::ptr;
+
+/// A raw value with its environment, valid for the current call.
+#[derive(Clone, Copy)]
+pub struct Val {
+    pub env: sys::napi_env,
+    pub raw: sys::napi_value,
+}
+
+fn status_ok(status: sys::napi_status, what: &str) -> CoreResult<()> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(Error::new(ErrorKind::Internal, format!("N-API call failed: {what} (status {status})")))
+    }
+}
+
+impl Val {
+    pub fn new(env: &Env, raw: sys::napi_value) -> Self {
+        Val { env: env.raw(), raw }
+    }
+
+    pub fn value_type(&self) -> ValueType {
+        let mut t = 0;
+        unsafe { sys::napi_typeof(self.env, self.raw, &mut t) };
+        ValueType::from(t)
+    }
+
+    /// `undefined` or `null`: an option that was not given.
+    pub fn is_nullish(&self) -> bool {
+        matches!(self.value_type(), ValueType::Undefined | ValueType::Null)
+    }
+
+    /// A short rendering for messages: `type string ('abc')`, `type number (NaN)`, …
+    pub fn describe(&self) -> String {
+        match self.value_type() {
+            ValueType::Undefined => "undefined".into(),
+            ValueType::Null => "null".into(),
+            ValueType::Boolean => format!("type boolean ({})", self.get_bool().unwrap_or(false)),
+            ValueType::Number => format!("type number ({})", js_number(self.get_f64().unwrap_or(f64::NAN))),
+            ValueType::String => {
+                let s = self.get_string_lossy(30);
+                format!("type string ('{s}')")
+            }
+            ValueType::Function => "function".into(),
+            ValueType::Object if self.is_array() => "an instance of Array".into(),
+            ValueType::Object => "an instance of Object".into(),
+            ValueType::BigInt => "type bigint".into(),
+            ValueType::Symbol => "type symbol".into(),
+            _ => "an unknown value".into(),
+        }
+    }
+
+    pub fn get_bool(&self) -> Option<bool> {
+        let mut b = false;
+        (unsafe { sys::napi_get_value_bool(self.env, self.raw, &mut b) } == sys::Status::napi_ok).then_some(b)
+    }
+
+    pub fn get_f64(&self) -> Option<f64> {
+        let mut n = 0.0;
+        (unsafe { sys::napi_get_value_double(self.env, self.raw, &mut n) } == sys::Status::napi_ok).then_some(n)
+    }
+
+    pub fn is_array(&self) -> bool {
+        let mut b = false;
+        unsafe { sys::napi_is_array(self.env, self.raw, &mut b) };
+        b
+    }
+
+    pub fn is_typedarray(&self) -> bool {
+        let mut b = false;
+        unsafe { sys::napi_is_typedarray(self.env, self.raw, &mut b) };
+        b
+    }
+
+    /// Length of a string in UTF-16 units, without copying it.
+    pub fn string_utf16_len(&self) -> usize {
+        let mut len = 0;
+        unsafe { sys::napi_get_value_string_utf16(self.env, self.raw, ptr::null_mut(), 0, &mut len) };
+        len
+    }
+
+    /// The string's UTF-16 units.
+    pub fn get_utf16(&self) -> CoreResult<Vec<u16>> {
+        let len = self.string_utf16_len();
+        let mut units = vec![0u16; len + 1];
+        let mut written = 0;
+        status_ok(
+            unsafe { sys::napi_get_value_string_utf16(self.env, self.raw, units.as_mut_ptr(), len + 1, &mut written) },
+            "read string",
+        )?;
+        units.truncate(written);
+        Ok(units)
+    }
+
+    /// The string's UTF-8 bytes, exactly as JavaScript holds it: a lone surrogate is an
+    /// `ERR_INVALID_ARG_VALUE` naming `name` and the index, never silently replaced.
+    pub fn get_string(&self, name: &str) -> CoreResult<String> {
+        let units = self.get_utf16()?;
+        String::from_utf16(&units).map_err(|_| {
+            let at = lone_surrogate_index(&units).unwrap_or(0);
+            Error::invalid_value(format!(
+                "The argument '{name}' contains a lone UTF-16 surrogate at index {at}; it cannot be encoded without changing the data"
+            ))
+        })
+    }
+
+    fn get_string_lossy(&self, max_units: usize) -> String {
+        let units = self.get_utf16().unwrap_or_default();
+        let cut = &units[..units.len().min(max_units)];
+        let mut s = String::from_utf16_lossy(cut);
+        if units.len() > max_units {
+            s.push('…');
+        }
+        s
+    }
+
+    /// A `Uint8Array` (Buffer included) view; `None` for any other value.
+    pub fn get_u8_array(&self) -> Option<Uint8Array> {
+        if !self.is_typedarray() {
+            return None;
+        }
+        unsafe { Uint8Array::from_napi_value(self.env, self.raw) }.ok()
+    }
+
+    /// Property `key` of an object, `None` when it is `undefined` or `null`.
+    pub fn prop(&self, key: &str) -> CoreResult<Option<Val>> {
+        let mut out = ptr::null_mut();
+        let key_c = std::ffi::CString::new(key).unwrap_or_default();
+        status_ok(unsafe { sys::napi_get_named_property(self.env, self.raw, key_c.as_ptr(), &mut out) }, "read property")?;
+        let v = Val { env: self.env, raw: out };
+        Ok((!v.is_nullish()).then_some(v))
+    }
+
+    pub fn array_len(&self) -> u32 {
+        let mut len = 0;
+        unsafe { sys::napi_get_array_length(self.env, self.raw, &mut len) };
+        len
+    }
+
+    pub fn element(&self, i: u32) -> CoreResult<Val> {
+        let mut out = ptr::null_mut();
+        status_ok(unsafe { sys::napi_get_element(self.env, self.raw, i, &mut out) }, "read array element")?;
+        Ok(Val { env: self.env, raw: out })
+    }
+}
+
+fn lone_surrogate_index(units: &[u16]) -> Option<usize> {
+    let mut i = 0;
+    while i < units.len() {
+        let u = units[i];
+        if (0xD800..0xDC00).contains(&u) && units.get(i + 1).is_some_and(|n| (0xDC00..0xE000).contains(n)) {
+            i += 2;
+            continue;
+        }
+        if (0xD800..0xE000).contains(&u) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Formats a number as JavaScript prints it for the common cases (integers, NaN, ±Infinity).
+pub fn js_number(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".into()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+    } else if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+/// `TypeError` for a value of the wrong type, in Node's words.
+pub fn wrong_type(name: &str, expected: &str, got: &Val) -> Error {
+    Error::invalid_type(format!("The \"{name}\" argument must be {expected}. Received {}", got.describe()))
+}
+
+/// An integer option in `lo..=hi`: `TypeError` for a non-number, `RangeError` for NaN,
+/// ±Infinity, fractions and values outside the range.
+pub fn integer_in(name: &str, v: &Val, lo: i64, hi: i64) -> CoreResult<i64> {
+    if v.value_type() != ValueType::Number {
+        return Err(wrong_type(name, "of type number", v));
+    }
+    let n = v.get_f64().unwrap_or(f64::NAN);
+    if !(n.is_finite() && n.fract() == 0.0 && n >= lo as f64 && n <= hi as f64) {
+        return Err(Error::out_of_range(format!(
+            "The value of \"{name}\" is out of range. It must be an integer >= {lo} and <= {hi}. Received {}",
+            js_number(n)
+        )));
+    }
+    Ok(n as i64)
+}
+
+/// A string option.
+pub fn string_of(name: &str, v: &Val) -> CoreResult<String> {
+    if v.value_type() != ValueType::String {
+        return Err(wrong_type(name, "of type string", v));
+    }
+    v.get_string(name)
+}
+
+/// A boolean option.
+pub fn bool_of(name: &str, v: &Val) -> CoreResult<bool> {
+    if v.value_type() != ValueType::Boolean {
+        return Err(wrong_type(name, "of type boolean", v));
+    }
+    Ok(v.get_bool().unwrap_or(false))
+}
+
+/// An options object: `None` when omitted, `TypeError` when not an object.
+pub fn options_object(name: &str, v: Option<Val>) -> CoreResult<Option<Val>> {
+    match v {
+        None => Ok(None),
+        Some(v) if v.is_nullish() => Ok(None),
+        Some(v) if v.value_type() == ValueType::Object && !v.is_array() => Ok(Some(v)),
+        Some(v) => Err(wrong_type(name, "of type object", &v)),
+    }
+}
+
+/// The JavaScript error object for `err`: the contract's class, `code` and message.
+pub fn error_value(env: sys::napi_env, err: &Error) -> sys::napi_value {
+    let mut code = ptr::null_mut();
+    let mut msg = ptr::null_mut();
+    let mut out = ptr::null_mut();
+    let code_str = err.kind.code();
+    unsafe {
+        sys::napi_create_string_utf8(env, code_str.as_ptr().cast(), code_str.len() as isize, &mut code);
+        sys::napi_create_string_utf8(env, err.message.as_ptr().cast(), err.message.len() as isize, &mut msg);
+        match err.kind {
+            ErrorKind::InvalidArgType | ErrorKind::InvalidArgValue => sys::napi_create_type_error(env, code, msg, &mut out),
+            ErrorKind::OutOfRange | ErrorKind::DataTooLong => sys::napi_create_range_error(env, code, msg, &mut out),
+            ErrorKind::InvalidPattern => sys::node_api_create_syntax_error(env, code, msg, &mut out),
+            ErrorKind::Aborted | ErrorKind::Internal => sys::napi_create_error(env, code, msg, &mut out),
+        };
+        if err.kind == ErrorKind::Aborted {
+            let mut name = ptr::null_mut();
+            sys::napi_create_string_utf8(env, c"AbortError".as_ptr(), 10, &mut name);
+            sys::napi_set_named_property(env, out, c"name".as_ptr(), name);
+        }
+    }
+    out
+}
+
+/// `err` as a napi error that rejects or throws with exactly the object `error_value` builds.
+pub fn to_napi(env: sys::napi_env, err: &Error) -> napi::Error {
+    let value = error_value(env, err);
+    napi::Error::from(unsafe { napi::Unknown::from_raw_unchecked(env, value) })
+}
+
+/// A promise already rejected with `err` (async functions never throw).
+pub fn rejected(env: sys::napi_env, err: &Error) -> napi::Result<sys::napi_value> {
+    let mut deferred = ptr::null_mut();
+    let mut promise = ptr::null_mut();
+    unsafe {
+        napi::check_status!(sys::napi_create_promise(env, &mut deferred, &mut promise))?;
+        napi::check_status!(sys::napi_reject_deferred(env, deferred, error_value(env, err)))?;
+    }
+    Ok(promise)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_lone_surrogates_but_not_pairs() {
+        assert_eq!(lone_surrogate_index(&[0x61, 0xD83D, 0xDE00]), None);
+        assert_eq!(lone_surrogate_index(&[0x61, 0xD83D]), Some(1));
+        assert_eq!(lone_surrogate_index(&[0xDE00, 0x61]), Some(0));
+    }
+
+    #[test]
+    fn numbers_print_as_javascript_prints_them() {
+        assert_eq!(js_number(f64::NAN), "NaN");
+        assert_eq!(js_number(-f64::INFINITY), "-Infinity");
+        assert_eq!(js_number(3.0), "3");
+        assert_eq!(js_number(2.5), "2.5");
+    }
+}

@@ -1,0 +1,15 @@
+//! The `#[napi]` binding layer: argument checks and conversions only. All work happens in
+//! `crate::qr` and `crate::matcher`, which know nothing of JavaScript.
+
+pub mod js;
+pub mod qr;
+pub mod signal;
+
+/// Test-only fault injection: panics in the entry point named by `QR_NATIVE_PANIC_IN`, to
+/// prove that a panic becomes an `ERR_INTERNAL` error instead of aborting Node.
+#[cfg(feature = "inject-panic")]
+pub fn maybe_panic(entry: &str) {
+    if std::env::var("QR_NATIVE_PANIC_IN").is_ok_and(|v| v == entry || v == "*") {
+        panic!("injected panic in {entry}");
+    }
+}

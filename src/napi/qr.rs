@@ -1,0 +1,458 @@
+//! The QR functions as JavaScript sees them. Each checks and converts its arguments on the
+//! main thread, then runs `crate::qr` on the libuv threadpool (`…Task`) or inline (`…Sync`).
+
+use super::js::{self, Val};
+use super::signal::{self, SignalWatch};
+use crate::error::{catch_panic, Error, ErrorKind, Result};
+use crate::qr::render::{Colour, RenderOptions};
+use crate::qr::segment::{Mode, Segment};
+use crate::qr::{self, png::PngWriter, EcLevel, EncodeOptions, QrInput, QrMatrix};
+use base64::Engine;
+use napi::bindgen_prelude::{Buffer, ToNapiValue, Uint8Array};
+use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
+use napi_derive::napi;
+
+/// Most inputs one `generateMany` call takes.
+pub const MAX_BATCH: u32 = 10_000;
+
+/// Output format.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Format {
+    Png,
+    Svg,
+    Utf8,
+    Terminal,
+}
+
+/// What one input holds once copied off the JavaScript heap.
+pub enum InputData {
+    Text(String),
+    Bytes(Uint8Array),
+}
+
+impl InputData {
+    fn as_input(&self) -> QrInput<'_> {
+        match self {
+            InputData::Text(t) => QrInput::Text(t),
+            InputData::Bytes(b) => QrInput::Segments(vec![Segment { mode: Mode::Byte, data: std::borrow::Cow::Borrowed(b) }]),
+        }
+    }
+}
+
+/// Every option, checked and converted.
+#[derive(Clone, Copy)]
+pub struct Settings {
+    pub encode: EncodeOptions,
+    pub render: RenderOptions,
+    pub format: Format,
+    pub small: bool,
+    pub width: Option<u32>,
+}
+
+/// Reads `input`: a string (no lone surrogates) or a non-empty Buffer/Uint8Array.
+pub fn read_input(name: &str, v: Val) -> Result<InputData> {
+    match v.value_type() {
+        ValueType::String => {
+            // No QR code holds more than 7089 characters: refuse longer text before copying it.
+            let len = v.string_utf16_len();
+            if len > qr::MAX_INPUT_BYTES {
+                return Err(Error::new(
+                    ErrorKind::DataTooLong,
+                    format!("The argument '{name}' is too long for a QR code: {len} characters; no QR code holds more than {}", qr::MAX_INPUT_BYTES),
+                ));
+            }
+            let text = v.get_string(name)?;
+            if text.is_empty() {
+                return Err(Error::invalid_value(format!("The argument '{name}' must not be empty")));
+            }
+            Ok(InputData::Text(text))
+        }
+        ValueType::Object => match v.get_u8_array() {
+            Some(bytes) if bytes.is_empty() => {
+                Err(Error::invalid_value(format!("The argument '{name}' must not be empty (a zero-length or detached buffer)")))
+            }
+            Some(bytes) if bytes.len() > 2953 => Err(Error::new(
+                ErrorKind::DataTooLong,
+                format!("The argument '{name}' is too long for a QR code: {} bytes; no QR code holds more than 2953 bytes", bytes.len()),
+            )),
+            Some(bytes) => Ok(InputData::Bytes(bytes)),
+            None => Err(js::wrong_type(name, "of type string or an instance of Buffer or Uint8Array", &v)),
+        },
+        _ => Err(js::wrong_type(name, "of type string or an instance of Buffer or Uint8Array", &v)),
+    }
+}
+
+fn colour(name: &str, v: Option<Val>, default: Colour) -> Result<Colour> {
+    let Some(v) = v else { return Ok(default) };
+    let text = js::string_of(name, &v)?;
+    Colour::parse(&text).ok_or_else(|| {
+        Error::invalid_value(format!(
+            "The argument '{name}' must be a hex colour '#rgb', '#rgba', '#rrggbb' or '#rrggbbaa'. Received '{text}'"
+        ))
+    })
+}
+
+/// Reads the options object; `default_format` differs between `generate*` and `toString`.
+/// Returns the settings and the signal value, if one was given.
+pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Settings, Option<Val>)> {
+    let mut s = Settings {
+        encode: EncodeOptions::default(),
+        render: RenderOptions::default(),
+        format: default_format,
+        small: false,
+        width: None,
+    };
+    let Some(o) = js::options_object("options", options)? else { return Ok((s, None)) };
+    if let Some(v) = o.prop("errorCorrectionLevel")? {
+        let name = js::string_of("options.errorCorrectionLevel", &v)?;
+        s.encode.level = EcLevel::parse(&name).ok_or_else(|| {
+            Error::invalid_value(format!(
+                "The argument 'options.errorCorrectionLevel' must be one of 'L', 'M', 'Q', 'H', 'low', 'medium', 'quartile', 'high'. Received '{name}'"
+            ))
+        })?;
+    }
+    if let Some(v) = o.prop("type")? {
+        let name = js::string_of("options.type", &v)?;
+        s.format = match name.as_str() {
+            "png" | "image/png" => Format::Png,
+            "svg" => Format::Svg,
+            "utf8" => Format::Utf8,
+            "terminal" => Format::Terminal,
+            _ => {
+                return Err(Error::invalid_value(format!(
+                    "The argument 'options.type' must be one of 'png', 'svg', 'utf8', 'terminal'. Received '{name}'"
+                )))
+            }
+        };
+    }
+    let max_side = qr::render::MAX_SIDE as i64;
+    if let Some(v) = o.prop("width")? {
+        let w = js::integer_in("options.width", &v, 1, max_side)? as u32;
+        s.width = Some(w);
+        s.render.width = Some(w as f64);
+    }
+    if let Some(v) = o.prop("scale")? {
+        s.render.scale = js::integer_in("options.scale", &v, 1, 256)? as f64;
+    }
+    if let Some(v) = o.prop("margin")? {
+        s.render.margin = js::integer_in("options.margin", &v, 0, 256)? as u32;
+    }
+    if let Some(c) = o.prop("color")? {
+        if c.value_type() != ValueType::Object {
+            return Err(js::wrong_type("options.color", "of type object", &c));
+        }
+        s.render.dark = colour("options.color.dark", c.prop("dark")?, Colour::BLACK)?;
+        s.render.light = colour("options.color.light", c.prop("light")?, Colour::WHITE)?;
+    }
+    if let Some(v) = o.prop("version")? {
+        s.encode.version = Some(js::integer_in("options.version", &v, 1, 40)? as u8);
+    }
+    if let Some(v) = o.prop("maskPattern")? {
+        s.encode.mask = Some(js::integer_in("options.maskPattern", &v, 0, 7)? as u8);
+    }
+    if let Some(v) = o.prop("small")? {
+        s.small = js::bool_of("options.small", &v)?;
+    }
+    Ok((s, o.prop("signal")?))
+}
+
+/// Encodes and renders one input: the whole work of one `generate`.
+pub fn render(input: &QrInput, s: &Settings) -> Result<Vec<u8>> {
+    let matrix = qr::encode(input, &s.encode)?;
+    Ok(match s.format {
+        Format::Png => PngWriter::default().write(&matrix, &s.render)?,
+        other => render_text(&matrix, s, other).into_bytes(),
+    })
+}
+
+fn render_text(matrix: &QrMatrix, s: &Settings, format: Format) -> String {
+    let r = &s.render;
+    match format {
+        Format::Svg => qr::svg::render(matrix, r.margin, s.width, &r.dark, &r.light),
+        Format::Terminal if s.small => qr::text::terminal_small(matrix, false),
+        Format::Terminal => qr::text::terminal(matrix),
+        _ => qr::text::utf8(matrix, r.margin, &r.dark, &r.light),
+    }
+}
+
+/// What a task hands back to the main thread.
+pub enum Produced {
+    Bytes(Vec<u8>),
+    Many(Vec<Vec<u8>>),
+    Text(String),
+}
+
+/// Which function a task serves.
+pub enum Job {
+    Generate(InputData),
+    Many(Vec<InputData>),
+    DataUrl(InputData),
+    Text(InputData),
+}
+
+/// One call's work on the threadpool.
+pub struct QrTask {
+    job: Job,
+    settings: Settings,
+    watch: Option<SignalWatch>,
+}
+
+fn data_url(input: &InputData, s: &Settings) -> Result<String> {
+    let bytes = render(&input.as_input(), s)?;
+    let prefix = if s.format == Format::Svg { "data:image/svg+xml;base64," } else { "data:image/png;base64," };
+    let mut url = String::with_capacity(prefix.len() + bytes.len().div_ceil(3) * 4);
+    url.push_str(prefix);
+    base64::engine::general_purpose::STANDARD.encode_string(&bytes, &mut url);
+    Ok(url)
+}
+
+impl QrTask {
+    fn run(&self) -> Result<Produced> {
+        let flag = self.watch.as_ref().map(|w| w.flag.clone());
+        let check = || flag.as_ref().map_or(Ok(()), |f| f.check());
+        check()?;
+        let s = &self.settings;
+        Ok(match &self.job {
+            Job::Generate(input) => Produced::Bytes(render(&input.as_input(), s)?),
+            Job::Many(inputs) => {
+                let mut out = Vec::with_capacity(inputs.len());
+                for input in inputs {
+                    check()?;
+                    out.push(render(&input.as_input(), s)?);
+                }
+                Produced::Many(out)
+            }
+            Job::DataUrl(input) => Produced::Text(data_url(input, s)?),
+            Job::Text(input) => {
+                let matrix = qr::encode(&input.as_input(), &s.encode)?;
+                Produced::Text(render_text(&matrix, s, s.format))
+            }
+        })
+    }
+}
+
+impl Task for QrTask {
+    type Output = Result<Produced>;
+    type JsValue = Unknown<'static>;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(catch_panic(|| {
+            #[cfg(feature = "inject-panic")]
+            super::maybe_panic(&self.job_name());
+            self.run()
+        }))
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        let raw = env.raw();
+        if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
+            return Err(signal::abort_error(raw, self.watch.as_ref()));
+        }
+        let value = match output {
+            Ok(Produced::Bytes(bytes)) => unsafe { Buffer::to_napi_value(raw, bytes.into())? },
+            Ok(Produced::Many(list)) => {
+                let buffers: Vec<Buffer> = list.into_iter().map(Buffer::from).collect();
+                unsafe { Vec::<Buffer>::to_napi_value(raw, buffers)? }
+            }
+            Ok(Produced::Text(text)) => unsafe { String::to_napi_value(raw, text)? },
+            Err(e) if e.kind == ErrorKind::Aborted => return Err(signal::abort_error(raw, self.watch.as_ref())),
+            Err(e) => return Err(js::to_napi(raw, &e)),
+        };
+        Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
+    }
+
+    fn finally(self, env: Env) -> napi::Result<()> {
+        if let Some(w) = self.watch {
+            w.release(env.raw());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "inject-panic")]
+impl QrTask {
+    fn job_name(&self) -> &'static str {
+        match self.job {
+            Job::Generate(_) => "generate",
+            Job::Many(_) => "generateMany",
+            Job::DataUrl(_) => "toDataURL",
+            Job::Text(_) => "toString",
+        }
+    }
+}
+
+/// Starts `make`'s task with `options`, or returns a rejected promise for bad arguments.
+fn spawn(
+    env: &Env,
+    options: Option<Unknown>,
+    default_format: Format,
+    make: impl FnOnce(&Settings) -> Result<Job>,
+) -> napi::Result<Unknown<'static>> {
+    let raw = env.raw();
+    let options = options.map(|o| Val::new(env, o.raw()));
+    let started = (|| {
+        let (settings, signal_val) = read_options(options, default_format)?;
+        let job = make(&settings)?;
+        let watch = match signal::watch(env, signal_val) {
+            Err(e) if e.kind == ErrorKind::Aborted => {
+                let reason = signal_val.map(|s| signal::aborted_value(raw, &s));
+                return Err((e, reason));
+            }
+            other => other.map_err(|e| (e, None))?,
+        };
+        Ok(QrTask { job, settings, watch })
+    })();
+    let started = started.map_err(|e: (Error, Option<sys::napi_value>)| e);
+    let value = match started {
+        Ok(task) => unsafe { napi::bindgen_prelude::AsyncTask::to_napi_value(raw, napi::bindgen_prelude::AsyncTask::new(task))? },
+        Err((_, Some(abort_value))) => unsafe {
+            let mut deferred = std::ptr::null_mut();
+            let mut promise = std::ptr::null_mut();
+            napi::check_status!(sys::napi_create_promise(raw, &mut deferred, &mut promise))?;
+            napi::check_status!(sys::napi_reject_deferred(raw, deferred, abort_value))?;
+            promise
+        },
+        Err((e, None)) => js::rejected(raw, &e)?,
+    };
+    Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
+}
+
+impl From<Error> for (Error, Option<sys::napi_value>) {
+    fn from(e: Error) -> Self {
+        (e, None)
+    }
+}
+
+fn one_input(env: &Env, input: Unknown) -> Result<InputData> {
+    read_input("input", Val::new(env, input.raw()))
+}
+
+/// Encodes `input` as a QR code on the libuv threadpool. Resolves with PNG bytes, or the
+/// bytes of SVG/utf8/terminal text when `options.type` says so.
+#[napi(ts_args_type = "input: Input, options?: QrOptions", ts_return_type = "Promise<Buffer>")]
+pub fn generate(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
+    spawn(&env, options, Format::Png, |_| Ok(Job::Generate(one_input(&env, input)?)))
+}
+
+/// Like `generate`, but encodes `inputs` in one crossing and one threadpool task.
+/// At most 10,000 inputs a call.
+#[napi(ts_args_type = "inputs: Input[], options?: QrOptions", ts_return_type = "Promise<Buffer[]>")]
+pub fn generate_many(env: Env, inputs: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
+    spawn(&env, options, Format::Png, |_| {
+        let list = Val::new(&env, inputs.raw());
+        if !list.is_array() {
+            return Err(js::wrong_type("inputs", "an instance of Array", &list));
+        }
+        let n = list.array_len();
+        if n > MAX_BATCH {
+            return Err(Error::out_of_range(format!(
+                "The value of \"inputs.length\" is out of range. It must be <= {MAX_BATCH}. Received {n}"
+            )));
+        }
+        let mut items = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            items.push(read_input(&format!("inputs[{i}]"), list.element(i)?)?);
+        }
+        Ok(Job::Many(items))
+    })
+}
+
+/// Resolves with a data URL: `data:image/png;base64,…` (or `data:image/svg+xml;base64,…`).
+#[napi(js_name = "toDataURL", ts_args_type = "input: Input, options?: QrOptions", ts_return_type = "Promise<string>")]
+pub fn to_data_url(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
+    spawn(&env, options, Format::Png, |s| {
+        if !matches!(s.format, Format::Png | Format::Svg) {
+            return Err(Error::invalid_value("The argument 'options.type' of toDataURL must be 'png' or 'svg'"));
+        }
+        Ok(Job::DataUrl(one_input(&env, input)?))
+    })
+}
+
+/// Resolves with the code as text: `utf8` (default), `svg` or `terminal`.
+#[napi(js_name = "toString", ts_args_type = "input: Input, options?: QrOptions", ts_return_type = "Promise<string>")]
+pub fn to_string(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
+    spawn(&env, options, Format::Utf8, |s| {
+        if s.format == Format::Png {
+            return Err(Error::invalid_value("The argument 'options.type' of toString must be 'utf8', 'svg' or 'terminal'"));
+        }
+        Ok(Job::Text(one_input(&env, input)?))
+    })
+}
+
+fn sync_call<T>(env: &Env, f: impl FnOnce() -> Result<T>) -> napi::Result<T> {
+    catch_panic(f).map_err(|e| js::to_napi(env.raw(), &e))
+}
+
+/// `generate` on the calling thread: blocks the event loop for the whole encode.
+#[napi(ts_args_type = "input: Input, options?: QrOptions")]
+pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Buffer> {
+    sync_call(&env, || {
+        #[cfg(feature = "inject-panic")]
+        super::maybe_panic("generateSync");
+        let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
+        let data = one_input(&env, input)?;
+        render(&data.as_input(), &settings).map(Buffer::from)
+    })
+}
+
+/// A QR code's modules, without image.
+#[napi(object, js_name = "QrMatrix")]
+pub struct JsQrMatrix {
+    pub version: u32,
+    #[napi(ts_type = "'L' | 'M' | 'Q' | 'H'")]
+    pub error_correction_level: String,
+    pub mask_pattern: u32,
+    /// Modules per side, without quiet zone.
+    pub size: u32,
+    /// `size * size` modules, row-major, 1 = dark.
+    pub modules: Uint8Array,
+}
+
+/// Encodes `input` synchronously and returns its module matrix.
+#[napi(ts_args_type = "input: Input, options?: QrOptions")]
+pub fn encode(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<JsQrMatrix> {
+    sync_call(&env, || {
+        #[cfg(feature = "inject-panic")]
+        super::maybe_panic("encode");
+        let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
+        let data = one_input(&env, input)?;
+        let m = qr::encode(&data.as_input(), &settings.encode)?;
+        Ok(JsQrMatrix {
+            version: m.version as u32,
+            error_correction_level: m.level.letter().to_string(),
+            mask_pattern: m.mask as u32,
+            size: m.size as u32,
+            modules: Uint8Array::from(m.modules),
+        })
+    })
+}
+
+/// Options of every QR function. Unknown keys are ignored; each known key is checked.
+#[napi(object)]
+pub struct QrOptions {
+    /// Error-correction level, default `'M'`.
+    #[napi(ts_type = "ErrorCorrectionLevel")]
+    pub error_correction_level: Option<String>,
+    /// Output: `generate*` default `'png'`, `toString` default `'utf8'`.
+    #[napi(js_name = "type", ts_type = "'png' | 'svg' | 'utf8' | 'terminal'")]
+    pub kind: Option<String>,
+    /// Image width in px (png, svg), an integer 1..8192; wins over `scale`. Widths under 21,
+    /// or under one pixel per module, are ignored as `qrcode` ignores them.
+    pub width: Option<u32>,
+    /// Pixels per module, an integer 1..256, default 4.
+    pub scale: Option<u32>,
+    /// Quiet zone in modules, an integer 0..256, default 4.
+    pub margin: Option<u32>,
+    /// Colours as `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`.
+    #[napi(ts_type = "{ dark?: string; light?: string }")]
+    pub color: Option<()>,
+    /// Smallest version to use, 1..40.
+    pub version: Option<u32>,
+    /// Mask pattern 0..7; chosen by penalty score when absent.
+    pub mask_pattern: Option<u32>,
+    /// Terminal output with half-height blocks.
+    pub small: Option<bool>,
+    /// Cancels the call while it waits for a thread; rejects with an `AbortError`.
+    #[napi(ts_type = "AbortSignal")]
+    pub signal: Option<()>,
+}

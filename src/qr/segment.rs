@@ -1,0 +1,296 @@
+//! Segments: runs of input encoded in one mode, and the choice of modes that gives the
+//! shortest bit stream, made exactly as the `qrcode` npm package makes it (its
+//! `lib/core/segments.js`): the same runs, the same cost graph and the same shortest-path
+//! tie-breaking, so that both produce identical symbols.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Encoding mode of a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Numeric,
+    Alphanumeric,
+    Byte,
+    Kanji,
+}
+
+impl Mode {
+    /// The 4-bit mode indicator.
+    pub fn indicator(self) -> u32 {
+        match self {
+            Mode::Numeric => 1,
+            Mode::Alphanumeric => 2,
+            Mode::Byte => 4,
+            Mode::Kanji => 8,
+        }
+    }
+
+    /// Width of the character-count field in `version`.
+    pub fn count_bits(self, version: u8) -> u32 {
+        let column = match version {
+            1..=9 => 0,
+            10..=26 => 1,
+            _ => 2,
+        };
+        let table = match self {
+            Mode::Numeric => [10, 12, 14],
+            Mode::Alphanumeric => [9, 11, 13],
+            Mode::Byte => [8, 16, 16],
+            Mode::Kanji => [8, 10, 12],
+        };
+        table[column]
+    }
+
+    /// Bits taken by `count` characters (bytes in byte mode) of data in this mode.
+    pub fn data_bits(self, count: usize) -> usize {
+        match self {
+            Mode::Numeric => 10 * (count / 3) + if count % 3 != 0 { (count % 3) * 3 + 1 } else { 0 },
+            Mode::Alphanumeric => 11 * (count / 2) + 6 * (count % 2),
+            Mode::Byte => count * 8,
+            Mode::Kanji => count * 13,
+        }
+    }
+}
+
+/// One segment: its mode and its data. Numeric and alphanumeric data are ASCII characters,
+/// byte data is raw bytes, kanji data is two Shift JIS bytes per character.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment<'a> {
+    pub mode: Mode,
+    pub data: std::borrow::Cow<'a, [u8]>,
+}
+
+impl Segment<'_> {
+    /// The value of the character-count field.
+    pub fn char_count(&self) -> usize {
+        match self.mode {
+            Mode::Kanji => self.data.len() / 2,
+            _ => self.data.len(),
+        }
+    }
+
+    /// Bits of this segment's data, without header.
+    pub fn data_bits(&self) -> usize {
+        self.mode.data_bits(self.char_count())
+    }
+}
+
+/// Value of an alphanumeric-mode character, or `None` outside that set.
+pub fn alphanumeric_value(c: u8) -> Option<u32> {
+    match c {
+        b'0'..=b'9' => Some((c - b'0') as u32),
+        b'A'..=b'Z' => Some((c - b'A') as u32 + 10),
+        b' ' => Some(36),
+        b'$' => Some(37),
+        b'%' => Some(38),
+        b'*' => Some(39),
+        b'+' => Some(40),
+        b'-' => Some(41),
+        b'.' => Some(42),
+        b'/' => Some(43),
+        b':' => Some(44),
+        _ => None,
+    }
+}
+
+/// The class of one input byte, as `qrcode`'s regular expressions split a string (kanji mode
+/// off): digits, the other alphanumeric characters, and everything else.
+fn class_of(c: u8) -> Mode {
+    match c {
+        b'0'..=b'9' => Mode::Numeric,
+        _ if alphanumeric_value(c).is_some() => Mode::Alphanumeric,
+        _ => Mode::Byte,
+    }
+}
+
+/// A maximal run of one class: `[start, end)` in the input's UTF-8 bytes.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    mode: Mode,
+    start: usize,
+    end: usize,
+}
+
+/// Splits UTF-8 text into maximal runs of digits, other alphanumerics and other characters.
+/// Multi-byte characters are never split, since all their bytes are ≥ 0x80 (class `Byte`).
+fn runs(text: &[u8]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for (i, &c) in text.iter().enumerate() {
+        let mode = class_of(c);
+        match out.last_mut() {
+            Some(run) if run.mode == mode => run.end = i + 1,
+            _ => out.push(Run { mode, start: i, end: i + 1 }),
+        }
+    }
+    out
+}
+
+fn slice_segment(text: &[u8], mode: Mode, start: usize, end: usize) -> Segment<'_> {
+    Segment { mode, data: std::borrow::Cow::Borrowed(&text[start..end]) }
+}
+
+/// The unoptimised split `qrcode` uses only to estimate a version: one segment per run.
+pub fn raw_split(text: &str) -> Vec<Segment<'_>> {
+    let bytes = text.as_bytes();
+    runs(bytes).iter().map(|r| slice_segment(bytes, r.mode, r.start, r.end)).collect()
+}
+
+/// A node of the segment graph: one run encoded in one mode.
+struct Node {
+    mode: Mode,
+    /// Length in the unit of `mode` (bytes for byte mode, characters otherwise).
+    len: usize,
+    run: usize,
+    /// `qrcode`'s `lastCount`, which edge weights read and update as the graph is built.
+    last_count: usize,
+}
+
+/// The sequence of segments with the shortest bit stream for `version`, chosen as `qrcode`'s
+/// `Segments.fromString` chooses: a graph with one group of candidate modes per run, edge
+/// weights computed in the same order (including its running `lastCount`), and Dijkstra with
+/// a queue ordered by cost then insertion, as `dijkstrajs` orders it.
+/// Cost: O(r log r) for r runs.
+pub fn optimal_segments(text: &str, version: u8) -> Vec<Segment<'_>> {
+    let bytes = text.as_bytes();
+    let runs = runs(bytes);
+    if runs.is_empty() {
+        return Vec::new();
+    }
+
+    // Groups of nodes: node ids are 1.. in creation order; 0 is the start, `end_id` the end.
+    let mut nodes: Vec<Node> = Vec::with_capacity(runs.len() * 3);
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::with_capacity(runs.len());
+    for (i, run) in runs.iter().enumerate() {
+        let len = run.end - run.start;
+        let first = nodes.len();
+        let modes: &[Mode] = match run.mode {
+            Mode::Numeric => &[Mode::Numeric, Mode::Alphanumeric, Mode::Byte],
+            Mode::Alphanumeric => &[Mode::Alphanumeric, Mode::Byte],
+            _ => &[Mode::Byte],
+        };
+        for &mode in modes {
+            nodes.push(Node { mode, len, run: i, last_count: 0 });
+        }
+        groups.push(first..nodes.len());
+    }
+
+    // Edge weights: edges[target] lists (source, weight) with sources in the order qrcode
+    // inserts them; a source's outgoing edges are visited in target order, which is the
+    // order the targets were created in.
+    let mut weights: Vec<Vec<usize>> = Vec::with_capacity(nodes.len());
+    let header = |mode: Mode| 4 + mode.count_bits(version) as usize;
+    for (g, group) in groups.iter().enumerate() {
+        for target in group.clone() {
+            let (mode, len) = (nodes[target].mode, nodes[target].len);
+            let mut w = Vec::with_capacity(3);
+            if g == 0 {
+                w.push(mode.data_bits(len) + header(mode));
+            } else {
+                for source in groups[g - 1].clone() {
+                    let prev = &mut nodes[source];
+                    if prev.mode == mode {
+                        w.push(mode.data_bits(prev.last_count + len) - mode.data_bits(prev.last_count));
+                        prev.last_count += len;
+                    } else {
+                        prev.last_count = len;
+                        w.push(mode.data_bits(len) + header(mode));
+                    }
+                }
+            }
+            weights.push(w);
+        }
+    }
+
+    // Dijkstra over ids: 0 = start, 1..=n = nodes, n + 1 = end.
+    let n = nodes.len();
+    let end_id = n + 1;
+    let mut cost: Vec<Option<usize>> = vec![None; n + 2];
+    let mut pred: Vec<usize> = vec![usize::MAX; n + 2];
+    let mut queue = BinaryHeap::new();
+    let mut seq = 0usize;
+    cost[0] = Some(0);
+    queue.push(Reverse((0usize, seq, 0usize)));
+    let mut relax = |v: usize, c: usize, u: usize, cost: &mut Vec<Option<usize>>, queue: &mut BinaryHeap<_>| {
+        if cost[v].is_none_or(|old| old > c) {
+            cost[v] = Some(c);
+            seq += 1;
+            queue.push(Reverse((c, seq, v)));
+            pred[v] = u;
+        }
+    };
+    while let Some(Reverse((cu, _, u))) = queue.pop() {
+        if u == end_id {
+            continue;
+        }
+        // Outgoing edges of u, in target creation order.
+        let next_group = if u == 0 { Some(0) } else { Some(nodes[u - 1].run + 1) };
+        match next_group.filter(|&g| g < groups.len()) {
+            Some(g) => {
+                for target in groups[g].clone() {
+                    let w = if u == 0 {
+                        weights[target][0]
+                    } else {
+                        weights[target][u - 1 - groups[g - 1].start]
+                    };
+                    relax(target + 1, cu + w, u, &mut cost, &mut queue);
+                }
+            }
+            None => relax(end_id, cu, u, &mut cost, &mut queue),
+        }
+    }
+
+    // Walk back from the end, then merge neighbours of one mode into one segment.
+    let mut path = Vec::with_capacity(runs.len());
+    let mut v = pred[end_id];
+    while v != 0 {
+        path.push(v - 1);
+        v = pred[v];
+    }
+    path.reverse();
+    let mut out: Vec<(Mode, usize, usize)> = Vec::new();
+    for id in path {
+        let node = &nodes[id];
+        let run = runs[node.run];
+        match out.last_mut() {
+            Some(last) if last.0 == node.mode => last.2 = run.end,
+            _ => out.push((node.mode, run.start, run.end)),
+        }
+    }
+    out.into_iter().map(|(mode, s, e)| slice_segment(bytes, mode, s, e)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn modes(text: &str, version: u8) -> Vec<(Mode, String)> {
+        optimal_segments(text, version)
+            .into_iter()
+            .map(|s| (s.mode, String::from_utf8(s.data.into_owned()).unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn digits_alone_stay_numeric() {
+        assert_eq!(modes("0123456789", 1), vec![(Mode::Numeric, "0123456789".into())]);
+    }
+
+    #[test]
+    fn short_runs_are_absorbed_into_byte_mode() {
+        assert_eq!(modes("https://a.com/1", 1), vec![(Mode::Byte, "https://a.com/1".into())]);
+    }
+
+    #[test]
+    fn a_long_digit_run_inside_text_gets_its_own_segment() {
+        let got = modes("id=123456789012345678901234567890", 1);
+        assert_eq!(got[0], (Mode::Byte, "id=".into()));
+        assert_eq!(got[1].0, Mode::Numeric);
+    }
+
+    #[test]
+    fn raw_split_keeps_every_run() {
+        let got: Vec<Mode> = raw_split("ab12CD").into_iter().map(|s| s.mode).collect();
+        assert_eq!(got, vec![Mode::Byte, Mode::Numeric, Mode::Alphanumeric]);
+    }
+}
