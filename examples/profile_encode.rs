@@ -19,7 +19,9 @@ fn main() {
                 std::hint::black_box(writer.write(&m, &render).unwrap());
             }
             None => {
-                std::hint::black_box(encode(&QrInput::Text("https://example.com/some/path?query=value&x"), &opts).unwrap());
+                std::hint::black_box(
+                    encode(&QrInput::Text("https://example.com/some/path?query=value&x"), &opts).unwrap(),
+                );
             }
         }
     }

@@ -101,7 +101,26 @@ impl Val {
 
     /// The string's UTF-8 bytes, exactly as JavaScript holds it: a lone surrogate is an
     /// `ERR_INVALID_ARG_VALUE` naming `name` and the index, never silently replaced.
+    /// Read as UTF-8 in one copy; only text that holds U+FFFD (what V8 writes for a lone
+    /// surrogate) is read again as UTF-16 to tell the two apart.
     pub fn get_string(&self, name: &str) -> CoreResult<String> {
+        let mut len = 0;
+        status_ok(
+            unsafe { sys::napi_get_value_string_utf8(self.env, self.raw, ptr::null_mut(), 0, &mut len) },
+            "measure string",
+        )?;
+        let mut bytes = vec![0u8; len + 1];
+        let mut written = 0;
+        status_ok(
+            unsafe {
+                sys::napi_get_value_string_utf8(self.env, self.raw, bytes.as_mut_ptr().cast(), len + 1, &mut written)
+            },
+            "read string",
+        )?;
+        bytes.truncate(written);
+        if !bytes.windows(3).any(|w| w == "\u{FFFD}".as_bytes()) {
+            return String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::Internal, "V8 returned invalid UTF-8"));
+        }
         let units = self.get_utf16()?;
         String::from_utf16(&units).map_err(|_| {
             let at = lone_surrogate_index(&units).unwrap_or(0);
@@ -133,9 +152,55 @@ impl Val {
     pub fn prop(&self, key: &str) -> CoreResult<Option<Val>> {
         let mut out = ptr::null_mut();
         let key_c = std::ffi::CString::new(key).unwrap_or_default();
-        status_ok(unsafe { sys::napi_get_named_property(self.env, self.raw, key_c.as_ptr(), &mut out) }, "read property")?;
+        status_ok(
+            unsafe { sys::napi_get_named_property(self.env, self.raw, key_c.as_ptr(), &mut out) },
+            "read property",
+        )?;
         let v = Val { env: self.env, raw: out };
         Ok((!v.is_nullish()).then_some(v))
+    }
+
+    /// Calls `f(name, value)` for each own enumerable string-keyed property that is not
+    /// `undefined` or `null`. One N-API call lists the keys, so an options object with two
+    /// keys costs three calls, not one per option the reader knows.
+    pub fn for_each_own(&self, mut f: impl FnMut(&str, Val) -> CoreResult<()>) -> CoreResult<()> {
+        let mut keys = ptr::null_mut();
+        status_ok(
+            unsafe {
+                sys::napi_get_all_property_names(
+                    self.env,
+                    self.raw,
+                    sys::KeyCollectionMode::own_only,
+                    sys::KeyFilter::enumerable | sys::KeyFilter::skip_symbols,
+                    sys::KeyConversion::numbers_to_strings,
+                    &mut keys,
+                )
+            },
+            "list properties",
+        )?;
+        let keys = Val { env: self.env, raw: keys };
+        for i in 0..keys.array_len() {
+            let key = keys.element(i)?;
+            let mut buf = [0u8; 32];
+            let mut len = 0;
+            unsafe { sys::napi_get_value_string_utf8(self.env, key.raw, buf.as_mut_ptr().cast(), buf.len(), &mut len) };
+            let mut value = ptr::null_mut();
+            status_ok(unsafe { sys::napi_get_property(self.env, self.raw, key.raw, &mut value) }, "read property")?;
+            let value = Val { env: self.env, raw: value };
+            if !value.is_nullish() {
+                f(std::str::from_utf8(&buf[..len]).unwrap_or(""), value)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A short ASCII string (an enum option) read without allocating; `None` when longer
+    /// than 16 bytes, which no accepted value is.
+    pub fn short_string(&self, buf: &mut [u8; 17]) -> Option<usize> {
+        let mut len = 0;
+        let status =
+            unsafe { sys::napi_get_value_string_latin1(self.env, self.raw, buf.as_mut_ptr().cast(), 17, &mut len) };
+        (status == sys::Status::napi_ok && len < 16).then_some(len)
     }
 
     pub fn array_len(&self) -> u32 {
@@ -148,6 +213,28 @@ impl Val {
         let mut out = ptr::null_mut();
         status_ok(unsafe { sys::napi_get_element(self.env, self.raw, i, &mut out) }, "read array element")?;
         Ok(Val { env: self.env, raw: out })
+    }
+}
+
+/// A Buffer holding `bytes`: copied into V8's memory when small (cheaper than an external
+/// buffer's finalizer), handed over without copy when large.
+pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_value> {
+    const COPY_BELOW: usize = 64 * 1024;
+    if bytes.len() < COPY_BELOW {
+        let mut out = ptr::null_mut();
+        let mut data = ptr::null_mut();
+        unsafe {
+            napi::check_status!(sys::napi_create_buffer_copy(
+                env,
+                bytes.len(),
+                bytes.as_ptr().cast(),
+                &mut data,
+                &mut out
+            ))?;
+        }
+        Ok(out)
+    } else {
+        unsafe { napi::bindgen_prelude::ToNapiValue::to_napi_value(env, napi::bindgen_prelude::Buffer::from(bytes)) }
     }
 }
 
@@ -172,7 +259,11 @@ pub fn js_number(n: f64) -> String {
     if n.is_nan() {
         "NaN".into()
     } else if n.is_infinite() {
-        if n > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+        if n > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        }
     } else if n.fract() == 0.0 && n.abs() < 1e21 {
         format!("{}", n as i64)
     } else {
@@ -237,7 +328,9 @@ pub fn error_value(env: sys::napi_env, err: &Error) -> sys::napi_value {
         sys::napi_create_string_utf8(env, code_str.as_ptr().cast(), code_str.len() as isize, &mut code);
         sys::napi_create_string_utf8(env, err.message.as_ptr().cast(), err.message.len() as isize, &mut msg);
         match err.kind {
-            ErrorKind::InvalidArgType | ErrorKind::InvalidArgValue => sys::napi_create_type_error(env, code, msg, &mut out),
+            ErrorKind::InvalidArgType | ErrorKind::InvalidArgValue => {
+                sys::napi_create_type_error(env, code, msg, &mut out)
+            }
             ErrorKind::OutOfRange | ErrorKind::DataTooLong => sys::napi_create_range_error(env, code, msg, &mut out),
             ErrorKind::InvalidPattern => sys::node_api_create_syntax_error(env, code, msg, &mut out),
             ErrorKind::Aborted | ErrorKind::Internal => sys::napi_create_error(env, code, msg, &mut out),

@@ -8,7 +8,7 @@ use crate::qr::render::{Colour, RenderOptions};
 use crate::qr::segment::{Mode, Segment};
 use crate::qr::{self, png::PngWriter, EcLevel, EncodeOptions, QrInput, QrMatrix};
 use base64::Engine;
-use napi::bindgen_prelude::{Buffer, ToNapiValue, Uint8Array};
+use napi::bindgen_prelude::{ToNapiValue, Uint8Array};
 use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
 
@@ -34,7 +34,9 @@ impl InputData {
     fn as_input(&self) -> QrInput<'_> {
         match self {
             InputData::Text(t) => QrInput::Text(t),
-            InputData::Bytes(b) => QrInput::Segments(vec![Segment { mode: Mode::Byte, data: std::borrow::Cow::Borrowed(b) }]),
+            InputData::Bytes(b) => {
+                QrInput::Segments(vec![Segment { mode: Mode::Byte, data: std::borrow::Cow::Borrowed(b) }])
+            }
         }
     }
 }
@@ -68,12 +70,15 @@ pub fn read_input(name: &str, v: Val) -> Result<InputData> {
             Ok(InputData::Text(text))
         }
         ValueType::Object => match v.get_u8_array() {
-            Some(bytes) if bytes.is_empty() => {
-                Err(Error::invalid_value(format!("The argument '{name}' must not be empty (a zero-length or detached buffer)")))
-            }
+            Some(bytes) if bytes.is_empty() => Err(Error::invalid_value(format!(
+                "The argument '{name}' must not be empty (a zero-length or detached buffer)"
+            ))),
             Some(bytes) if bytes.len() > 2953 => Err(Error::new(
                 ErrorKind::DataTooLong,
-                format!("The argument '{name}' is too long for a QR code: {} bytes; no QR code holds more than 2953 bytes", bytes.len()),
+                format!(
+                    "The argument '{name}' is too long for a QR code: {} bytes; no QR code holds more than 2953 bytes",
+                    bytes.len()
+                ),
             )),
             Some(bytes) => Ok(InputData::Bytes(bytes)),
             None => Err(js::wrong_type(name, "of type string or an instance of Buffer or Uint8Array", &v)),
@@ -92,6 +97,18 @@ fn colour(name: &str, v: Option<Val>, default: Colour) -> Result<Colour> {
     })
 }
 
+/// A string option with a few short allowed values, read without allocating when short.
+fn enum_string(name: &str, v: &Val) -> Result<String> {
+    if v.value_type() != ValueType::String {
+        return Err(js::wrong_type(name, "of type string", v));
+    }
+    let mut buf = [0u8; 17];
+    match v.short_string(&mut buf) {
+        Some(len) if buf[..len].is_ascii() => Ok(String::from_utf8_lossy(&buf[..len]).into_owned()),
+        _ => v.get_string(name),
+    }
+}
+
 /// Reads the options object; `default_format` differs between `generate*` and `toString`.
 /// Returns the settings and the signal value, if one was given.
 pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Settings, Option<Val>)> {
@@ -103,57 +120,58 @@ pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Set
         width: None,
     };
     let Some(o) = js::options_object("options", options)? else { return Ok((s, None)) };
-    if let Some(v) = o.prop("errorCorrectionLevel")? {
-        let name = js::string_of("options.errorCorrectionLevel", &v)?;
-        s.encode.level = EcLevel::parse(&name).ok_or_else(|| {
-            Error::invalid_value(format!(
-                "The argument 'options.errorCorrectionLevel' must be one of 'L', 'M', 'Q', 'H', 'low', 'medium', 'quartile', 'high'. Received '{name}'"
-            ))
-        })?;
-    }
-    if let Some(v) = o.prop("type")? {
-        let name = js::string_of("options.type", &v)?;
-        s.format = match name.as_str() {
-            "png" | "image/png" => Format::Png,
-            "svg" => Format::Svg,
-            "utf8" => Format::Utf8,
-            "terminal" => Format::Terminal,
-            _ => {
-                return Err(Error::invalid_value(format!(
-                    "The argument 'options.type' must be one of 'png', 'svg', 'utf8', 'terminal'. Received '{name}'"
-                )))
-            }
-        };
-    }
     let max_side = qr::render::MAX_SIDE as i64;
-    if let Some(v) = o.prop("width")? {
-        let w = js::integer_in("options.width", &v, 1, max_side)? as u32;
-        s.width = Some(w);
-        s.render.width = Some(w as f64);
-    }
-    if let Some(v) = o.prop("scale")? {
-        s.render.scale = js::integer_in("options.scale", &v, 1, 256)? as f64;
-    }
-    if let Some(v) = o.prop("margin")? {
-        s.render.margin = js::integer_in("options.margin", &v, 0, 256)? as u32;
-    }
-    if let Some(c) = o.prop("color")? {
-        if c.value_type() != ValueType::Object {
-            return Err(js::wrong_type("options.color", "of type object", &c));
+    let mut signal = None;
+    o.for_each_own(|key, v| {
+        match key {
+            "errorCorrectionLevel" => {
+                let name = enum_string("options.errorCorrectionLevel", &v)?;
+                s.encode.level = EcLevel::parse(&name).ok_or_else(|| {
+                    Error::invalid_value(format!(
+                        "The argument 'options.errorCorrectionLevel' must be one of 'L', 'M', 'Q', 'H', 'low', 'medium', 'quartile', 'high'. Received '{name}'"
+                    ))
+                })?;
+            }
+            "type" => {
+                let name = enum_string("options.type", &v)?;
+                s.format = match name.as_str() {
+                    "png" | "image/png" => Format::Png,
+                    "svg" => Format::Svg,
+                    "utf8" => Format::Utf8,
+                    "terminal" => Format::Terminal,
+                    _ => {
+                        return Err(Error::invalid_value(format!(
+                            "The argument 'options.type' must be one of 'png', 'svg', 'utf8', 'terminal'. Received '{name}'"
+                        )))
+                    }
+                };
+            }
+            "width" => {
+                let w = js::integer_in("options.width", &v, 1, max_side)? as u32;
+                s.width = Some(w);
+                s.render.width = Some(w as f64);
+            }
+            "scale" => s.render.scale = js::integer_in("options.scale", &v, 1, 256)? as f64,
+            "margin" => s.render.margin = js::integer_in("options.margin", &v, 0, 256)? as u32,
+            "color" => {
+                if v.value_type() != ValueType::Object {
+                    return Err(js::wrong_type("options.color", "of type object", &v));
+                }
+                s.render.dark = colour("options.color.dark", v.prop("dark")?, Colour::BLACK)?;
+                s.render.light = colour("options.color.light", v.prop("light")?, Colour::WHITE)?;
+            }
+            "version" => s.encode.version = Some(js::integer_in("options.version", &v, 1, 40)? as u8),
+            "maskPattern" => s.encode.mask = Some(js::integer_in("options.maskPattern", &v, 0, 7)? as u8),
+            "small" => s.small = js::bool_of("options.small", &v)?,
+            "signal" => {
+                signal::check_shape(&v)?;
+                signal = Some(v);
+            }
+            _ => {}
         }
-        s.render.dark = colour("options.color.dark", c.prop("dark")?, Colour::BLACK)?;
-        s.render.light = colour("options.color.light", c.prop("light")?, Colour::WHITE)?;
-    }
-    if let Some(v) = o.prop("version")? {
-        s.encode.version = Some(js::integer_in("options.version", &v, 1, 40)? as u8);
-    }
-    if let Some(v) = o.prop("maskPattern")? {
-        s.encode.mask = Some(js::integer_in("options.maskPattern", &v, 0, 7)? as u8);
-    }
-    if let Some(v) = o.prop("small")? {
-        s.small = js::bool_of("options.small", &v)?;
-    }
-    Ok((s, o.prop("signal")?))
+        Ok(())
+    })?;
+    Ok((s, signal))
 }
 
 /// Encodes and renders one input: the whole work of one `generate`.
@@ -249,10 +267,15 @@ impl Task for QrTask {
             return Err(signal::abort_error(raw, self.watch.as_ref()));
         }
         let value = match output {
-            Ok(Produced::Bytes(bytes)) => unsafe { Buffer::to_napi_value(raw, bytes.into())? },
+            Ok(Produced::Bytes(bytes)) => js::buffer(raw, bytes)?,
             Ok(Produced::Many(list)) => {
-                let buffers: Vec<Buffer> = list.into_iter().map(Buffer::from).collect();
-                unsafe { Vec::<Buffer>::to_napi_value(raw, buffers)? }
+                let mut array = std::ptr::null_mut();
+                unsafe { napi::check_status!(sys::napi_create_array_with_length(raw, list.len(), &mut array))? };
+                for (i, bytes) in list.into_iter().enumerate() {
+                    let b = js::buffer(raw, bytes)?;
+                    unsafe { napi::check_status!(sys::napi_set_element(raw, array, i as u32, b))? };
+                }
+                array
             }
             Ok(Produced::Text(text)) => unsafe { String::to_napi_value(raw, text)? },
             Err(e) if e.kind == ErrorKind::Aborted => return Err(signal::abort_error(raw, self.watch.as_ref())),
@@ -304,7 +327,9 @@ fn spawn(
     })();
     let started = started.map_err(|e: (Error, Option<sys::napi_value>)| e);
     let value = match started {
-        Ok(task) => unsafe { napi::bindgen_prelude::AsyncTask::to_napi_value(raw, napi::bindgen_prelude::AsyncTask::new(task))? },
+        Ok(task) => unsafe {
+            napi::bindgen_prelude::AsyncTask::to_napi_value(raw, napi::bindgen_prelude::AsyncTask::new(task))?
+        },
         Err((_, Some(abort_value))) => unsafe {
             let mut deferred = std::ptr::null_mut();
             let mut promise = std::ptr::null_mut();
@@ -373,7 +398,9 @@ pub fn to_data_url(env: Env, input: Unknown, options: Option<Unknown>) -> napi::
 pub fn to_string(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
     spawn(&env, options, Format::Utf8, |s| {
         if s.format == Format::Png {
-            return Err(Error::invalid_value("The argument 'options.type' of toString must be 'utf8', 'svg' or 'terminal'"));
+            return Err(Error::invalid_value(
+                "The argument 'options.type' of toString must be 'utf8', 'svg' or 'terminal'",
+            ));
         }
         Ok(Job::Text(one_input(&env, input)?))
     })
@@ -384,15 +411,16 @@ fn sync_call<T>(env: &Env, f: impl FnOnce() -> Result<T>) -> napi::Result<T> {
 }
 
 /// `generate` on the calling thread: blocks the event loop for the whole encode.
-#[napi(ts_args_type = "input: Input, options?: QrOptions")]
-pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Buffer> {
-    sync_call(&env, || {
+#[napi(ts_args_type = "input: Input, options?: QrOptions", ts_return_type = "Buffer")]
+pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
+    let bytes = sync_call(&env, || {
         #[cfg(feature = "inject-panic")]
         super::maybe_panic("generateSync");
         let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
         let data = one_input(&env, input)?;
-        render(&data.as_input(), &settings).map(Buffer::from)
-    })
+        render(&data.as_input(), &settings)
+    })?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
 }
 
 /// A QR code's modules, without image.
@@ -428,6 +456,8 @@ pub fn encode(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Resul
 }
 
 /// Options of every QR function. Unknown keys are ignored; each known key is checked.
+// Declared for the TypeScript definitions only: options are read key by key in `read_options`.
+#[allow(dead_code)]
 #[napi(object)]
 pub struct QrOptions {
     /// Error-correction level, default `'M'`.

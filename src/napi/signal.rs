@@ -67,17 +67,24 @@ fn call_method(val: &Val, method: &std::ffi::CStr, args: &[sys::napi_value]) -> 
     }
 }
 
-/// Checks `options.signal`: `Ok(None)` when absent, `Err(Aborted)` when already aborted,
-/// a `TypeError` when it is not an AbortSignal, otherwise a registered watch.
+/// A `TypeError` unless `signal` looks like an AbortSignal (`aborted`, `addEventListener`).
+pub fn check_shape(signal: &Val) -> Result<()> {
+    let is_object = signal.value_type() == ValueType::Object;
+    let is_signal = is_object
+        && signal.prop("aborted")?.is_some_and(|a| a.value_type() == ValueType::Boolean)
+        && signal.prop("addEventListener")?.is_some_and(|f| f.value_type() == ValueType::Function);
+    if is_signal {
+        Ok(())
+    } else {
+        Err(super::js::wrong_type("options.signal", "an instance of AbortSignal", signal))
+    }
+}
+
+/// Watches a signal already checked by `check_shape`: `Ok(None)` when absent,
+/// `Err(Aborted)` when already aborted, otherwise a registered watch.
 pub fn watch(env: &Env, signal: Option<Val>) -> Result<Option<SignalWatch>> {
     let Some(signal) = signal else { return Ok(None) };
-    let aborted = if signal.value_type() == ValueType::Object { signal.prop("aborted")? } else { None };
-    let is_signal = aborted.as_ref().is_some_and(|a| a.value_type() == ValueType::Boolean)
-        && signal.prop("addEventListener")?.is_some_and(|f| f.value_type() == ValueType::Function);
-    if !is_signal {
-        return Err(super::js::wrong_type("options.signal", "an instance of AbortSignal", &signal));
-    }
-    if aborted.and_then(|a| a.get_bool()).unwrap_or(false) {
+    if signal.prop("aborted")?.and_then(|a| a.get_bool()).unwrap_or(false) {
         return Err(Error::aborted());
     }
     let flag = AbortFlag::default();

@@ -18,6 +18,10 @@ impl BitBuffer {
         self.len
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Appends the low `count` bits of `value`, most significant first (`count` ≤ 32).
     pub fn put(&mut self, value: u32, count: u32) {
         for i in (0..count).rev() {

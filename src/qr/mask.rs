@@ -156,8 +156,7 @@ fn block_penalty<const N: usize>(a: &Line<N>, b: &Line<N>, lim: &Limits<N>) -> u
     let vertical = zip(a, b, |x, y| !(x ^ y));
     let vertical_next = shr(&vertical, 1);
     let a_next = shr(a, 1);
-    let blocks: Line<N> =
-        std::array::from_fn(|w| vertical[w] & vertical_next[w] & !(a[w] ^ a_next[w]) & lim.block[w]);
+    let blocks: Line<N> = std::array::from_fn(|w| vertical[w] & vertical_next[w] & !(a[w] ^ a_next[w]) & lim.block[w]);
     3 * popcount(&blocks)
 }
 
@@ -335,7 +334,9 @@ mod tests {
 
     #[test]
     fn bitboard_scores_equal_module_by_module_scores() {
-        for (text, version) in [("hello", 1u8), ("https://example.com/a?b=c", 3), ("x", 7), ("y", 14), ("z", 27), ("w", 40)] {
+        for (text, version) in
+            [("hello", 1u8), ("https://example.com/a?b=c", 3), ("x", 7), ("y", 14), ("z", 27), ("w", 40)]
+        {
             let level = EcLevel::M;
             let mut grid = ModuleGrid::new(version);
             grid.place_data(&codewords_for_test(&QrInput::Text(text), version, level));
@@ -370,7 +371,7 @@ mod tests {
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
                     // Biased towards long runs, so rule 1 and 3 both fire.
-                    *m = if seed % 5 == 0 { 1 - modules_prev(&line, i) } else { modules_prev(&line, i) };
+                    *m = if seed.is_multiple_of(5) { 1 - modules_prev(&line, i) } else { modules_prev(&line, i) };
                     if *m == 1 {
                         set_bit(&mut line, i);
                     }

@@ -67,7 +67,7 @@ impl ModuleGrid {
         for (i, &row) in pos.iter().enumerate() {
             for (j, &col) in pos.iter().enumerate() {
                 // The three corners with finder patterns carry no alignment pattern.
-                if (i == 0 && j == 0) || (i == 0 && j == last) || (i == last && j == 0) {
+                if (i == 0 && (j == 0 || j == last)) || (i == last && j == 0) {
                     continue;
                 }
                 for r in -2..=2isize {

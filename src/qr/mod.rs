@@ -140,7 +140,10 @@ pub fn encode(input: &QrInput, options: &EncodeOptions) -> Result<QrMatrix> {
             if text.len() > MAX_INPUT_BYTES * 4 {
                 return Err(Error::new(
                     ErrorKind::DataTooLong,
-                    format!("input is too long for a QR code: {} bytes, no QR code holds more than 7089 characters", text.len()),
+                    format!(
+                        "input is too long for a QR code: {} bytes, no QR code holds more than 7089 characters",
+                        text.len()
+                    ),
                 ));
             }
             let estimate = options.version.or_else(|| best_version(&segment::raw_split(text), level));
@@ -223,7 +226,7 @@ fn codewords(segments: &[Segment], version: u8, level: EcLevel) -> Vec<u8> {
     if buffer.len() + 4 <= data_bits {
         buffer.put(0, 4);
     }
-    while buffer.len() % 8 != 0 {
+    while !buffer.len().is_multiple_of(8) {
         buffer.put_bit(false);
     }
     let mut data = buffer.into_bytes();

@@ -184,8 +184,8 @@ mod tests {
         let c = Colour::parse("#0F08").unwrap();
         assert_eq!(c.rgba(), [0x00, 0xFF, 0x00, 0x88]);
         assert_eq!(c.hex_str(), "#00FF00");
-        assert_eq!(Colour::parse("#12345").is_none(), true);
-        assert_eq!(Colour::parse("#gggggg").is_none(), true);
+        assert!(Colour::parse("#12345").is_none());
+        assert!(Colour::parse("#gggggg").is_none());
     }
 
     #[test]

@@ -45,7 +45,7 @@ impl Mode {
     /// Bits taken by `count` characters (bytes in byte mode) of data in this mode.
     pub fn data_bits(self, count: usize) -> usize {
         match self {
-            Mode::Numeric => 10 * (count / 3) + if count % 3 != 0 { (count % 3) * 3 + 1 } else { 0 },
+            Mode::Numeric => 10 * (count / 3) + if !count.is_multiple_of(3) { (count % 3) * 3 + 1 } else { 0 },
             Mode::Alphanumeric => 11 * (count / 2) + 6 * (count % 2),
             Mode::Byte => count * 8,
             Mode::Kanji => count * 13,
@@ -228,11 +228,7 @@ pub fn optimal_segments(text: &str, version: u8) -> Vec<Segment<'_>> {
         match next_group.filter(|&g| g < groups.len()) {
             Some(g) => {
                 for target in groups[g].clone() {
-                    let w = if u == 0 {
-                        weights[target][0]
-                    } else {
-                        weights[target][u - 1 - groups[g - 1].start]
-                    };
+                    let w = if u == 0 { weights[target][0] } else { weights[target][u - 1 - groups[g - 1].start] };
                     relax(target + 1, cu + w, u, &mut cost, &mut queue);
                 }
             }

@@ -71,7 +71,7 @@ pub fn terminal_small(matrix: &QrMatrix, inverse: bool) -> String {
     let size = matrix.size as isize;
     // 0 = outside (transparent), 1 = light, 2 = dark.
     let code = |x: isize, y: isize| -> u8 {
-        if x >= size + 1 || y >= size + 1 || y < -1 || x < -1 {
+        if x > size || y > size || y < -1 || x < -1 {
             0
         } else if x >= size || y >= size || y < 0 || x < 0 {
             1
