@@ -16,6 +16,27 @@ export type ErrorCorrectionLevel = 'L' | 'M' | 'Q' | 'H' | 'low' | 'medium' | 'q
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** Internal (`qr-native/compat`): `qrcode.create` on normalised arguments. */
+export declare function __compatEncode(payload: string | Array<{ mode: string; data: string | Uint8Array }>, options: object): CompatSymbol
+
+/**
+ * Internal (`qr-native/compat`): renders on the threadpool to a PNG Buffer, or a string
+ * for `svg`, `utf8` and `terminal`.
+ */
+export declare function __compatRender(payload: string | Array<{ mode: string; data: string | Uint8Array }>, options: object): Promise<Buffer | string>
+
+/** What `qrcode.create` reports, for `compat.js` to shape into its objects. */
+export interface CompatSymbol {
+  version: number
+  level: string
+  mask: number
+  size: number
+  modules: Uint8Array
+  reserved: Uint8Array
+  segmentModes: Array<string>
+  segmentData: Array<Uint8Array>
+}
+
 /** Encodes `input` synchronously and returns its module matrix. */
 export declare function encode(input: Input, options?: QrOptions): QrMatrix
 

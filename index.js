@@ -835,6 +835,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.__compatEncode = nativeBinding.__compatEncode
+module.exports.__compatRender = nativeBinding.__compatRender
 module.exports.encode = nativeBinding.encode
 module.exports.generate = nativeBinding.generate
 module.exports.generateMany = nativeBinding.generateMany

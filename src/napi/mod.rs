@@ -5,6 +5,7 @@
 // what this layer is for; they are only called with the env N-API gave the call.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod compat;
 pub mod js;
 pub mod qr;
 pub mod signal;

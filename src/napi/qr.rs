@@ -5,7 +5,7 @@ use super::js::{self, Val};
 use super::signal::{self, SignalWatch};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::qr::render::{Colour, RenderOptions};
-use crate::qr::segment::{Mode, Segment};
+use crate::qr::segment::{KanjiTable, Mode, Segment};
 use crate::qr::{self, png::PngWriter, EcLevel, EncodeOptions, QrInput, QrMatrix};
 use base64::Engine;
 use napi::bindgen_prelude::{ToNapiValue, Uint8Array};
@@ -28,15 +28,22 @@ pub enum Format {
 pub enum InputData {
     Text(String),
     Bytes(Uint8Array),
+    /// Segments given by the caller (the compat layer's `[{ data, mode }]`).
+    Segments(Vec<(Mode, Vec<u8>)>),
 }
 
 impl InputData {
-    fn as_input(&self) -> QrInput<'_> {
+    pub fn as_input(&self) -> QrInput<'_> {
         match self {
             InputData::Text(t) => QrInput::Text(t),
             InputData::Bytes(b) => {
                 QrInput::Segments(vec![Segment { mode: Mode::Byte, data: std::borrow::Cow::Borrowed(b) }])
             }
+            InputData::Segments(list) => QrInput::Segments(
+                list.iter()
+                    .map(|(mode, data)| Segment { mode: *mode, data: std::borrow::Cow::Borrowed(data) })
+                    .collect(),
+            ),
         }
     }
 }
@@ -48,7 +55,9 @@ pub struct Settings {
     pub render: RenderOptions,
     pub format: Format,
     pub small: bool,
-    pub width: Option<u32>,
+    /// Terminal `small` output with inverted colours (the compat layer's `inverse`).
+    pub inverse: bool,
+    pub width: Option<f64>,
 }
 
 /// Reads `input`: a string (no lone surrogates) or a non-empty Buffer/Uint8Array.
@@ -117,6 +126,7 @@ pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Set
         render: RenderOptions::default(),
         format: default_format,
         small: false,
+        inverse: false,
         width: None,
     };
     let Some(o) = js::options_object("options", options)? else { return Ok((s, None)) };
@@ -147,9 +157,9 @@ pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Set
                 };
             }
             "width" => {
-                let w = js::integer_in("options.width", &v, 1, max_side)? as u32;
+                let w = js::integer_in("options.width", &v, 1, max_side)? as f64;
                 s.width = Some(w);
-                s.render.width = Some(w as f64);
+                s.render.width = Some(w);
             }
             "scale" => s.render.scale = js::integer_in("options.scale", &v, 1, 256)? as f64,
             "margin" => s.render.margin = js::integer_in("options.margin", &v, 0, 256)? as u32,
@@ -175,19 +185,19 @@ pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Set
 }
 
 /// Encodes and renders one input: the whole work of one `generate`.
-pub fn render(input: &QrInput, s: &Settings) -> Result<Vec<u8>> {
-    let matrix = qr::encode(input, &s.encode)?;
+pub fn render(input: &QrInput, s: &Settings, kanji: Option<&KanjiTable>) -> Result<Vec<u8>> {
+    let matrix = qr::encode_symbol(input, &s.encode, kanji)?.matrix;
     Ok(match s.format {
         Format::Png => PngWriter::default().write(&matrix, &s.render)?,
         other => render_text(&matrix, s, other).into_bytes(),
     })
 }
 
-fn render_text(matrix: &QrMatrix, s: &Settings, format: Format) -> String {
+pub fn render_text(matrix: &QrMatrix, s: &Settings, format: Format) -> String {
     let r = &s.render;
     match format {
         Format::Svg => qr::svg::render(matrix, r.margin, s.width, &r.dark, &r.light),
-        Format::Terminal if s.small => qr::text::terminal_small(matrix, false),
+        Format::Terminal if s.small => qr::text::terminal_small(matrix, s.inverse),
         Format::Terminal => qr::text::terminal(matrix),
         _ => qr::text::utf8(matrix, r.margin, &r.dark, &r.light),
     }
@@ -210,13 +220,17 @@ pub enum Job {
 
 /// One call's work on the threadpool.
 pub struct QrTask {
-    job: Job,
-    settings: Settings,
-    watch: Option<SignalWatch>,
+    pub job: Job,
+    pub settings: Settings,
+    pub watch: Option<SignalWatch>,
+    /// Kanji mode's Shift JIS values (compat layer with `toSJISFunc`).
+    pub kanji: Option<KanjiTable>,
+    /// Report failures with the `qrcode` package's messages (compat layer).
+    pub compat: bool,
 }
 
 fn data_url(input: &InputData, s: &Settings) -> Result<String> {
-    let bytes = render(&input.as_input(), s)?;
+    let bytes = render(&input.as_input(), s, None)?;
     let prefix = if s.format == Format::Svg { "data:image/svg+xml;base64," } else { "data:image/png;base64," };
     let mut url = String::with_capacity(prefix.len() + bytes.len().div_ceil(3) * 4);
     url.push_str(prefix);
@@ -230,19 +244,28 @@ impl QrTask {
         let check = || flag.as_ref().map_or(Ok(()), |f| f.check());
         check()?;
         let s = &self.settings;
+        let kanji = self.kanji.as_ref();
+        let compat = |input: &InputData, e: Error| {
+            if self.compat {
+                super::compat::qrcode_error(e, input, s, kanji)
+            } else {
+                e
+            }
+        };
         Ok(match &self.job {
-            Job::Generate(input) => Produced::Bytes(render(&input.as_input(), s)?),
+            Job::Generate(input) => Produced::Bytes(render(&input.as_input(), s, kanji).map_err(|e| compat(input, e))?),
             Job::Many(inputs) => {
                 let mut out = Vec::with_capacity(inputs.len());
                 for input in inputs {
                     check()?;
-                    out.push(render(&input.as_input(), s)?);
+                    out.push(render(&input.as_input(), s, kanji)?);
                 }
                 Produced::Many(out)
             }
             Job::DataUrl(input) => Produced::Text(data_url(input, s)?),
             Job::Text(input) => {
-                let matrix = qr::encode(&input.as_input(), &s.encode)?;
+                let matrix =
+                    qr::encode_symbol(&input.as_input(), &s.encode, kanji).map_err(|e| compat(input, e))?.matrix;
                 Produced::Text(render_text(&matrix, s, s.format))
             }
         })
@@ -323,7 +346,7 @@ fn spawn(
             }
             other => other.map_err(|e| (e, None))?,
         };
-        Ok(QrTask { job, settings, watch })
+        Ok(QrTask { job, settings, watch, kanji: None, compat: false })
     })();
     let started = started.map_err(|e: (Error, Option<sys::napi_value>)| e);
     let value = match started {
@@ -406,7 +429,7 @@ pub fn to_string(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Re
     })
 }
 
-fn sync_call<T>(env: &Env, f: impl FnOnce() -> Result<T>) -> napi::Result<T> {
+pub fn sync_call<T>(env: &Env, f: impl FnOnce() -> Result<T>) -> napi::Result<T> {
     catch_panic(f).map_err(|e| js::to_napi(env.raw(), &e))
 }
 
@@ -418,7 +441,7 @@ pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi
         super::maybe_panic("generateSync");
         let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
         let data = one_input(&env, input)?;
-        render(&data.as_input(), &settings)
+        render(&data.as_input(), &settings, None)
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
 }

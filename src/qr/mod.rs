@@ -15,7 +15,7 @@ pub mod text;
 
 use crate::error::{Error, ErrorKind, Result};
 use bits::BitBuffer;
-use segment::{Mode, Segment};
+use segment::{KanjiTable, Mode, Segment};
 
 /// Error-correction level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,8 +134,21 @@ fn too_long(level: EcLevel, segments: &[Segment]) -> Error {
 /// Encodes `input` into a symbol. Cost: linear in the input plus 8 mask evaluations over
 /// the symbol's modules (one when `mask` is given).
 pub fn encode(input: &QrInput, options: &EncodeOptions) -> Result<QrMatrix> {
-    let level = options.level;
-    let segments: Vec<Segment> = match input {
+    encode_symbol(input, options, None).map(|s| s.matrix)
+}
+
+/// A symbol with what the `qrcode` package also reports: which modules are function
+/// patterns, and the segments the data was split into.
+pub struct Symbol<'a> {
+    pub matrix: QrMatrix,
+    /// Row-major, 1 = function module (never masked).
+    pub reserved: Vec<u8>,
+    pub segments: Vec<Segment<'a>>,
+}
+
+/// The segments `encode` would use for `input`: automatic for text, as given otherwise.
+fn segments_for<'a>(input: &QrInput<'a>, options: &EncodeOptions, kanji: bool) -> Result<Vec<Segment<'a>>> {
+    Ok(match input {
         QrInput::Text(text) => {
             if text.len() > MAX_INPUT_BYTES * 4 {
                 return Err(Error::new(
@@ -146,11 +159,28 @@ pub fn encode(input: &QrInput, options: &EncodeOptions) -> Result<QrMatrix> {
                     ),
                 ));
             }
-            let estimate = options.version.or_else(|| best_version(&segment::raw_split(text), level));
-            segment::optimal_segments(text, estimate.unwrap_or(40))
+            let level = options.level;
+            let estimate = options.version.or_else(|| best_version(&segment::raw_split(text, kanji), level));
+            segment::optimal_segments(text, estimate.unwrap_or(40), kanji)
         }
         QrInput::Segments(segments) => segments.clone(),
-    };
+    })
+}
+
+/// The smallest version that holds `input` at `options.level`, `None` when none does.
+pub fn min_version(input: &QrInput, options: &EncodeOptions, kanji: Option<&KanjiTable>) -> Result<Option<u8>> {
+    let segments = segments_for(input, options, kanji.is_some())?;
+    Ok(best_version(&segments, options.level))
+}
+
+/// `encode`, with kanji mode on when `kanji` gives Shift JIS values, returning the details.
+pub fn encode_symbol<'a>(
+    input: &QrInput<'a>,
+    options: &EncodeOptions,
+    kanji: Option<&KanjiTable>,
+) -> Result<Symbol<'a>> {
+    let level = options.level;
+    let segments = segments_for(input, options, kanji.is_some())?;
     let Some(min_version) = best_version(&segments, level) else {
         return Err(too_long(level, &segments));
     };
@@ -167,7 +197,7 @@ pub fn encode(input: &QrInput, options: &EncodeOptions) -> Result<QrMatrix> {
         }
         Some(v) => v,
     };
-    let codewords = codewords(&segments, version, level);
+    let codewords = codewords(&segments, version, level, kanji)?;
     let mut grid = matrix::ModuleGrid::new(version);
     grid.place_data(&codewords);
     let mask = match options.mask {
@@ -176,10 +206,14 @@ pub fn encode(input: &QrInput, options: &EncodeOptions) -> Result<QrMatrix> {
     };
     mask::apply(&mut grid, mask);
     grid.place_format(level, mask);
-    Ok(QrMatrix { version, level, mask, size: grid.size, modules: grid.modules })
+    Ok(Symbol {
+        matrix: QrMatrix { version, level, mask, size: grid.size, modules: grid.modules },
+        reserved: grid.reserved,
+        segments,
+    })
 }
 
-fn write_segment(buffer: &mut BitBuffer, segment: &Segment, version: u8) {
+fn write_segment(buffer: &mut BitBuffer, segment: &Segment, version: u8, kanji: Option<&KanjiTable>) -> Result<()> {
     buffer.put(segment.mode.indicator(), 4);
     buffer.put(segment.char_count() as u32, segment.mode.count_bits(version));
     let data = &segment.data;
@@ -206,22 +240,23 @@ fn write_segment(buffer: &mut BitBuffer, segment: &Segment, version: u8) {
             }
         }
         Mode::Kanji => {
-            for pair in data.chunks(2) {
-                let sjis = ((pair[0] as u32) << 8) | pair.get(1).copied().unwrap_or(0) as u32;
-                let value = if sjis >= 0xE040 { sjis - 0xC140 } else { sjis - 0x8140 };
-                buffer.put(((value >> 8) & 0xFF) * 0xC0 + (value & 0xFF), 13);
+            let text = std::str::from_utf8(data).map_err(|_| Error::invalid_value("kanji data must be text"))?;
+            let table = kanji.ok_or_else(|| Error::invalid_value("kanji mode needs Shift JIS values"))?;
+            for c in text.chars() {
+                buffer.put(table.value(c)?, 13);
             }
         }
     }
+    Ok(())
 }
 
 /// Data codewords with padding, split into blocks, each followed by its Reed–Solomon
 /// codewords, interleaved as the standard (and qrcode) orders them.
-fn codewords(segments: &[Segment], version: u8, level: EcLevel) -> Vec<u8> {
+fn codewords(segments: &[Segment], version: u8, level: EcLevel, kanji: Option<&KanjiTable>) -> Result<Vec<u8>> {
     let data_bits = tables::data_bits(version, level);
     let mut buffer = BitBuffer::with_capacity(data_bits);
     for segment in segments {
-        write_segment(&mut buffer, segment, version);
+        write_segment(&mut buffer, segment, version, kanji)?;
     }
     if buffer.len() + 4 <= data_bits {
         buffer.put(0, 4);
@@ -260,17 +295,17 @@ fn codewords(segments: &[Segment], version: u8, level: EcLevel) -> Vec<u8> {
         }
         offset += size;
     }
-    out
+    Ok(out)
 }
 
 /// Codewords of `input` at a forced version, for tests of later stages.
 #[cfg(test)]
 pub fn codewords_for_test(input: &QrInput, version: u8, level: EcLevel) -> Vec<u8> {
     let segments = match input {
-        QrInput::Text(t) => segment::optimal_segments(t, version),
+        QrInput::Text(t) => segment::optimal_segments(t, version, false),
         QrInput::Segments(s) => s.clone(),
     };
-    codewords(&segments, version, level)
+    codewords(&segments, version, level, None).unwrap()
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ impl Mode {
 }
 
 /// One segment: its mode and its data. Numeric and alphanumeric data are ASCII characters,
-/// byte data is raw bytes, kanji data is two Shift JIS bytes per character.
+/// byte data is raw bytes, kanji data is UTF-8 text (turned into Shift JIS when written).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Segment<'a> {
     pub mode: Mode,
@@ -65,7 +65,7 @@ impl Segment<'_> {
     /// The value of the character-count field.
     pub fn char_count(&self) -> usize {
         match self.mode {
-            Mode::Kanji => self.data.len() / 2,
+            Mode::Kanji => std::str::from_utf8(&self.data).map_or(0, |t| t.chars().count()),
             _ => self.data.len(),
         }
     }
@@ -94,33 +94,90 @@ pub fn alphanumeric_value(c: u8) -> Option<u32> {
     }
 }
 
-/// The class of one input byte, as `qrcode`'s regular expressions split a string (kanji mode
-/// off): digits, the other alphanumeric characters, and everything else.
-fn class_of(c: u8) -> Mode {
-    match c {
-        b'0'..=b'9' => Mode::Numeric,
-        _ if alphanumeric_value(c).is_some() => Mode::Alphanumeric,
-        _ => Mode::Byte,
+/// Characters `qrcode` encodes in kanji mode when given `toSJISFunc` (its `regex.js`).
+pub fn is_kanji_range(c: char) -> bool {
+    matches!(c as u32,
+        0x3000..=0x303F | 0x3040..=0x309F | 0x30A0..=0x30FF | 0xFF00..=0xFFEF | 0x4E00..=0x9FAF
+        | 0x2605..=0x2606 | 0x2190..=0x2195 | 0x203B
+        | 0x2010 | 0x2015 | 0x2018 | 0x2019 | 0x2025 | 0x2026 | 0x201C | 0x201D | 0x2225 | 0x2260
+        | 0x0391..=0x0451 | 0x00A7 | 0x00A8 | 0x00B1 | 0x00B4 | 0x00D7 | 0x00F7)
+}
+
+/// Shift JIS values for kanji-mode characters, as the caller's `toSJISFunc` gave them
+/// (`None` where it gave no number). Present only when kanji mode is on.
+#[derive(Debug, Default, Clone)]
+pub struct KanjiTable(pub std::collections::HashMap<char, Option<u32>>);
+
+impl KanjiTable {
+    /// The 13-bit kanji-mode value of `c`, or `qrcode`'s error for a character outside the
+    /// two Shift JIS ranges it accepts.
+    pub fn value(&self, c: char) -> crate::error::Result<u32> {
+        let sjis = self.0.get(&c).copied().flatten().unwrap_or(0);
+        let v = match sjis {
+            0x8140..=0x9FFC => sjis - 0x8140,
+            0xE040..=0xEBBF => sjis - 0xC140,
+            _ => {
+                return Err(crate::error::Error::invalid_value(format!(
+                    "Invalid SJIS character: {c}\nMake sure your charset is UTF-8"
+                )))
+            }
+        };
+        Ok(((v >> 8) & 0xFF) * 0xC0 + (v & 0xFF))
     }
 }
 
-/// A maximal run of one class: `[start, end)` in the input's UTF-8 bytes.
+/// The class of one character, as `qrcode`'s regular expressions split a string: digits,
+/// the other alphanumeric characters, kanji (only in kanji mode), everything else. `None`
+/// for the characters its kanji-mode byte expression never matches (U+2028, U+2029), which
+/// `qrcode` drops from the data.
+fn class_of(c: char, kanji: bool) -> Option<Mode> {
+    if c.is_ascii() {
+        return Some(match c as u8 {
+            b'0'..=b'9' => Mode::Numeric,
+            b if alphanumeric_value(b).is_some() => Mode::Alphanumeric,
+            _ => Mode::Byte,
+        });
+    }
+    if !kanji {
+        Some(Mode::Byte)
+    } else if is_kanji_range(c) {
+        Some(Mode::Kanji)
+    } else if c == '\u{2028}' || c == '\u{2029}' {
+        None
+    } else {
+        Some(Mode::Byte)
+    }
+}
+
+/// A maximal run of one class: `[start, end)` in the input's UTF-8 bytes, and its length in
+/// characters (which kanji mode counts).
 #[derive(Clone, Copy, Debug)]
 struct Run {
     mode: Mode,
     start: usize,
     end: usize,
+    chars: usize,
 }
 
-/// Splits UTF-8 text into maximal runs of digits, other alphanumerics and other characters.
-/// Multi-byte characters are never split, since all their bytes are ≥ 0x80 (class `Byte`).
-fn runs(text: &[u8]) -> Vec<Run> {
+/// Splits text into maximal runs of one class. ASCII-only text takes a byte-wise path.
+fn runs(text: &str, kanji: bool) -> Vec<Run> {
     let mut out: Vec<Run> = Vec::new();
-    for (i, &c) in text.iter().enumerate() {
-        let mode = class_of(c);
-        match out.last_mut() {
-            Some(run) if run.mode == mode => run.end = i + 1,
-            _ => out.push(Run { mode, start: i, end: i + 1 }),
+    // A run only grows over adjacent characters, so a dropped character splits it.
+    let push = |mode: Option<Mode>, i: usize, len: usize, out: &mut Vec<Run>| match (mode, out.last_mut()) {
+        (Some(m), Some(run)) if run.mode == m && run.end == i => {
+            run.end = i + len;
+            run.chars += 1;
+        }
+        (Some(m), _) => out.push(Run { mode: m, start: i, end: i + len, chars: 1 }),
+        (None, _) => {}
+    };
+    if text.is_ascii() {
+        for (i, c) in text.bytes().enumerate() {
+            push(class_of(c as char, kanji), i, 1, &mut out);
+        }
+    } else {
+        for (i, c) in text.char_indices() {
+            push(class_of(c, kanji), i, c.len_utf8(), &mut out);
         }
     }
     out
@@ -131,9 +188,9 @@ fn slice_segment(text: &[u8], mode: Mode, start: usize, end: usize) -> Segment<'
 }
 
 /// The unoptimised split `qrcode` uses only to estimate a version: one segment per run.
-pub fn raw_split(text: &str) -> Vec<Segment<'_>> {
+pub fn raw_split(text: &str, kanji: bool) -> Vec<Segment<'_>> {
     let bytes = text.as_bytes();
-    runs(bytes).iter().map(|r| slice_segment(bytes, r.mode, r.start, r.end)).collect()
+    runs(text, kanji).iter().map(|r| slice_segment(bytes, r.mode, r.start, r.end)).collect()
 }
 
 /// A node of the segment graph: one run encoded in one mode.
@@ -151,9 +208,9 @@ struct Node {
 /// weights computed in the same order (including its running `lastCount`), and Dijkstra with
 /// a queue ordered by cost then insertion, as `dijkstrajs` orders it.
 /// Cost: O(r log r) for r runs.
-pub fn optimal_segments(text: &str, version: u8) -> Vec<Segment<'_>> {
+pub fn optimal_segments(text: &str, version: u8, kanji: bool) -> Vec<Segment<'_>> {
     let bytes = text.as_bytes();
-    let runs = runs(bytes);
+    let runs = runs(text, kanji);
     if runs.is_empty() {
         return Vec::new();
     }
@@ -162,14 +219,18 @@ pub fn optimal_segments(text: &str, version: u8) -> Vec<Segment<'_>> {
     let mut nodes: Vec<Node> = Vec::with_capacity(runs.len() * 3);
     let mut groups: Vec<std::ops::Range<usize>> = Vec::with_capacity(runs.len());
     for (i, run) in runs.iter().enumerate() {
-        let len = run.end - run.start;
+        let bytes_len = run.end - run.start;
         let first = nodes.len();
         let modes: &[Mode] = match run.mode {
             Mode::Numeric => &[Mode::Numeric, Mode::Alphanumeric, Mode::Byte],
             Mode::Alphanumeric => &[Mode::Alphanumeric, Mode::Byte],
-            _ => &[Mode::Byte],
+            Mode::Kanji => &[Mode::Kanji, Mode::Byte],
+            Mode::Byte => &[Mode::Byte],
         };
         for &mode in modes {
+            // Kanji nodes count characters; every other node counts bytes (ASCII for the
+            // numeric and alphanumeric runs, so characters and bytes agree there).
+            let len = if mode == Mode::Kanji { run.chars } else { bytes_len };
             nodes.push(Node { mode, len, run: i, last_count: 0 });
         }
         groups.push(first..nodes.len());
@@ -244,16 +305,30 @@ pub fn optimal_segments(text: &str, version: u8) -> Vec<Segment<'_>> {
         v = pred[v];
     }
     path.reverse();
-    let mut out: Vec<(Mode, usize, usize)> = Vec::new();
+    let mut out: Vec<Segment> = Vec::new();
+    let mut last_end = usize::MAX;
     for id in path {
         let node = &nodes[id];
         let run = runs[node.run];
         match out.last_mut() {
-            Some(last) if last.0 == node.mode => last.2 = run.end,
-            _ => out.push((node.mode, run.start, run.end)),
+            Some(last) if last.mode == node.mode => {
+                if last_end == run.start {
+                    if let std::borrow::Cow::Borrowed(b) = last.data {
+                        let start = b.as_ptr() as usize - bytes.as_ptr() as usize;
+                        last.data = std::borrow::Cow::Borrowed(&bytes[start..run.end]);
+                    } else {
+                        last.data.to_mut().extend_from_slice(&bytes[run.start..run.end]);
+                    }
+                } else {
+                    // A dropped character (kanji mode's U+2028/U+2029) lies between.
+                    last.data.to_mut().extend_from_slice(&bytes[run.start..run.end]);
+                }
+            }
+            _ => out.push(slice_segment(bytes, node.mode, run.start, run.end)),
         }
+        last_end = run.end;
     }
-    out.into_iter().map(|(mode, s, e)| slice_segment(bytes, mode, s, e)).collect()
+    out
 }
 
 #[cfg(test)]
@@ -261,7 +336,7 @@ mod tests {
     use super::*;
 
     fn modes(text: &str, version: u8) -> Vec<(Mode, String)> {
-        optimal_segments(text, version)
+        optimal_segments(text, version, false)
             .into_iter()
             .map(|s| (s.mode, String::from_utf8(s.data.into_owned()).unwrap()))
             .collect()
@@ -286,7 +361,34 @@ mod tests {
 
     #[test]
     fn raw_split_keeps_every_run() {
-        let got: Vec<Mode> = raw_split("ab12CD").into_iter().map(|s| s.mode).collect();
+        let got: Vec<Mode> = raw_split("ab12CD", false).into_iter().map(|s| s.mode).collect();
         assert_eq!(got, vec![Mode::Byte, Mode::Numeric, Mode::Alphanumeric]);
+    }
+
+    #[test]
+    fn kanji_mode_gives_kanji_runs_their_own_segment() {
+        let got: Vec<(Mode, String)> = optimal_segments("abc漢字漢字漢字漢字", 1, true)
+            .into_iter()
+            .map(|s| (s.mode, String::from_utf8(s.data.into_owned()).unwrap()))
+            .collect();
+        assert_eq!(got, vec![(Mode::Byte, "abc".into()), (Mode::Kanji, "漢字漢字漢字漢字".into())]);
+    }
+
+    #[test]
+    fn kanji_mode_drops_line_and_paragraph_separators_as_qrcode_does() {
+        let got = optimal_segments("ab\u{2028}cd", 1, true);
+        assert_eq!(got.len(), 1);
+        assert_eq!(&*got[0].data, b"abcd");
+    }
+
+    #[test]
+    fn kanji_values_follow_the_shift_jis_ranges() {
+        let mut table = KanjiTable::default();
+        table.0.insert('点', Some(0x935F));
+        table.0.insert('x', Some(0x1234));
+        // ISO/IEC 18004 example: 点 (0x935F) encodes as 0xD9F.
+        assert_eq!(table.value('点').unwrap(), 0xD9F);
+        assert!(table.value('x').is_err());
+        assert!(table.value('y').is_err());
     }
 }

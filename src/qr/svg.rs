@@ -49,13 +49,15 @@ fn path_data(out: &mut String, matrix: &QrMatrix, margin: u32) {
     }
 }
 
-/// Renders `matrix` as an SVG document. `width` adds `width`/`height` attributes.
+/// Renders `matrix` as an SVG document. `width` (from 21) adds `width`/`height` attributes.
 /// Cost: one pass over the modules.
-pub fn render(matrix: &QrMatrix, margin: u32, width: Option<u32>, dark: &Colour, light: &Colour) -> String {
+pub fn render(matrix: &QrMatrix, margin: u32, width: Option<f64>, dark: &Colour, light: &Colour) -> String {
     let side = matrix.size + 2 * margin as usize;
     let mut out = String::with_capacity(256 + matrix.modules.len());
     out.push_str("<svg xmlns=\"http://www.w3.org/2000/svg\" ");
-    if let Some(w) = width.filter(|&w| w >= 21) {
+    if let Some(w) = width.filter(|&w| w >= 21.0) {
+        // As JavaScript prints the number: no decimals for whole numbers.
+        let w = if w.fract() == 0.0 { format!("{}", w as u64) } else { format!("{w}") };
         let _ = write!(out, "width=\"{w}\" height=\"{w}\" ");
     }
     let _ = write!(out, "viewBox=\"0 0 {side} {side}\" shape-rendering=\"crispEdges\">");

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+'use strict'
+// `qr-native [options] <input string>`: the flags of the `qrcode` package's CLI. Draws in the
+// terminal, or with -o saves a PNG, SVG or text file (type from -t or the file's extension).
+const { parseArgs } = require('node:util')
+const qr = require('../compat')
+
+const USAGE = `Usage: qr-native [options] <input string>
+
+QR Code options:
+  -v, --qversion  QR Code symbol version (1 - 40)
+  -e, --error     Error correction level  [choices: "L", "M", "Q", "H"]
+  -m, --mask      Mask pattern (0 - 7)
+
+Renderer options:
+  -t, --type        Output type  [choices: "png", "svg", "utf8"]
+  -i, --inverse     Invert colors
+  -w, --width       Image width (px)
+  -s, --scale       Scale factor
+  -q, --qzone       Quiet zone size
+  -l, --lightcolor  Light RGBA hex color
+  -d, --darkcolor   Dark RGBA hex color
+      --small       Output smaller QR code to terminal
+
+Options:
+  -o, --output   Output file
+  -h, --help     Show help
+      --version  Show version number
+
+Examples:
+  qr-native "some text"                     Draw in terminal window
+  qr-native -o out.png "some text"          Save as png image
+  qr-native -d F00 -o out.png "some text"   Use red as foreground color
+`
+
+function fail (message) {
+  process.stderr.write(`${USAGE}\n${message}\n`)
+  process.exit(1)
+}
+
+function parse (argv) {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        qversion: { type: 'string', short: 'v' },
+        error: { type: 'string', short: 'e' },
+        mask: { type: 'string', short: 'm' },
+        type: { type: 'string', short: 't' },
+        inverse: { type: 'boolean', short: 'i' },
+        width: { type: 'string', short: 'w' },
+        scale: { type: 'string', short: 's' },
+        qzone: { type: 'string', short: 'q' },
+        lightcolor: { type: 'string', short: 'l' },
+        darkcolor: { type: 'string', short: 'd' },
+        small: { type: 'boolean' },
+        output: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' }
+      }
+    })
+  } catch (e) {
+    fail(e.message)
+  }
+  const v = parsed.values
+  if (v.error && !['L', 'M', 'Q', 'H'].includes(v.error)) fail(`Invalid values:\n  Argument: e, Given: "${v.error}", Choices: "L", "M", "Q", "H"`)
+  if (v.type && !['png', 'svg', 'utf8'].includes(v.type)) fail(`Invalid values:\n  Argument: t, Given: "${v.type}", Choices: "png", "svg", "utf8"`)
+  if (v.type && !v.output) fail('Missing dependent arguments:\n type -> output')
+  if (v.width && v.scale) fail('Arguments width and scale are mutually exclusive')
+  if (v.small && v.type) fail('Arguments small and type are mutually exclusive')
+  return parsed
+}
+
+function options (v) {
+  return {
+    version: v.qversion,
+    errorCorrectionLevel: v.error,
+    type: v.type,
+    small: !!v.small,
+    inverse: !!v.inverse,
+    maskPattern: v.mask,
+    margin: v.qzone,
+    width: v.width,
+    scale: v.scale,
+    color: { light: v.lightcolor, dark: v.darkcolor }
+  }
+}
+
+function run (text, v) {
+  if (!text.length) fail('')
+  const opts = options(v)
+  if (v.output) {
+    qr.toFile(v.output, text, opts, (err) => {
+      if (err) {
+        console.error('Error:', err.message)
+        process.exit(1)
+      }
+      console.log('saved qrcode to: ' + v.output + '\n')
+    })
+  } else {
+    opts.type = 'terminal'
+    qr.toString(text, opts, (err, out) => {
+      if (err) {
+        console.error('Error:', err.message)
+        process.exit(1)
+      }
+      console.log(out)
+    })
+  }
+}
+
+const { values, positionals } = parse(process.argv.slice(2))
+if (values.help) {
+  process.stdout.write(USAGE)
+} else if (values.version) {
+  console.log(require('../package.json').version)
+} else if (process.stdin.isTTY) {
+  run(positionals.join(' '), values)
+} else {
+  let text = ''
+  process.stdin.setEncoding('utf8')
+  process.stdin.on('data', (chunk) => { text += chunk })
+  process.stdin.on('end', () => run(text.length ? text : positionals.join(' '), values))
+}
