@@ -7,6 +7,54 @@ export type Input = string | Buffer | Uint8Array
 /** Error-correction level; the long names are accepted too, in any case. */
 export type ErrorCorrectionLevel = 'L' | 'M' | 'Q' | 'H' | 'low' | 'medium' | 'quartile' | 'high'
 
+/** How a pattern string is read. */
+export type Kind = 'regex' | 'exact' | 'prefix' | 'suffix' | 'contains' | 'glob'
+
+/** A pattern: a string of the matcher's default kind, or one with its own kind and case. */
+export type Pattern = string | { pattern: string; kind?: Kind; caseInsensitive?: boolean }
+
+/** Text to match: offsets are UTF-16 units for strings, bytes for Buffers and Uint8Arrays. */
+export type Text = string | Buffer | Uint8Array
+
+/** One match of `Matcher.findAll`: offsets are UTF-16 units for strings, bytes for Buffers. */
+export interface FoundMatch {
+  pattern: number
+  start: number
+  end: number
+}
+
+/**
+ * Many patterns compiled once; every query is linear in the text, however many patterns.
+ * Literal patterns (also regexes like `Googlebot\/` or `^curl`, globs like `*.php`) are
+ * matched by plain comparisons and one Aho–Corasick automaton; the rest by one `RegexSet`.
+ * Throws `SyntaxError` `ERR_INVALID_PATTERN` naming the first invalid pattern's index
+ * (backreferences and look-around are refused: they cannot run in linear time).
+ */
+export declare class Matcher {
+  /** Compiles `patterns`: strings of `options.kind` (default `'regex'`), or objects with their own `kind` and `caseInsensitive`. At most 100,000 patterns of 64 KiB. */
+  constructor(patterns: Pattern[], options?: MatcherOptions)
+  /** Number of patterns. */
+  readonly size: number
+  /** Whether any pattern matches `text`. */
+  test(text: Text): boolean
+  /** The lowest index of a matching pattern, -1 if none. */
+  first(text: Text): number
+  /** Every matching pattern's index, ascending. */
+  matches(text: Text): Uint32Array
+  /** Every match: for each pattern its non-overlapping matches from the left, ordered by start. At most 100,000. */
+  findAll(text: Text): FoundMatch[]
+  /** `test` for each text in one call: 1 where any pattern matches. */
+  testMany(texts: Text[]): Uint8Array
+  /** `first` for each text in one call. */
+  firstMany(texts: Text[]): Int32Array
+  /**
+   * On the threadpool: 0-based numbers of the lines (split at `\n`, `\r\n`) of `data` on which
+   * any pattern matches. A Buffer is read in place, never copied or split into strings.
+   * `options.signal` aborts it, also while it runs.
+   */
+  scanLines(data: Text, options?: { signal?: AbortSignal }): Promise<Uint32Array>
+}
+
 
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
@@ -54,6 +102,20 @@ export declare function generateMany(inputs: Input[], options?: QrOptions): Prom
 
 /** `generate` on the calling thread: blocks the event loop for the whole encode. */
 export declare function generateSync(input: Input, options?: QrOptions): Buffer
+
+/**
+ * One-off match: `pattern` compiled once and kept in a bounded cache (1024 patterns, least
+ * recently used out first), so calling this in a loop costs a look-up, not a compile.
+ */
+export declare function isMatch(pattern: string, text: Text, options?: MatcherOptions): boolean
+
+/** Options of `Matcher` and `isMatch`. */
+export interface MatcherOptions {
+  /** How plain-string patterns are read; default `'regex'` (Rust regex syntax, unanchored). */
+  kind?: Kind
+  /** Case-insensitive matching (ASCII folding for literals, Unicode for regexes); default false. */
+  caseInsensitive?: boolean
+}
 
 /** A QR code's modules, without image. */
 export interface QrMatrix {

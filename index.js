@@ -841,5 +841,6 @@ module.exports.encode = nativeBinding.encode
 module.exports.generate = nativeBinding.generate
 module.exports.generateMany = nativeBinding.generateMany
 module.exports.generateSync = nativeBinding.generateSync
+module.exports.isMatch = nativeBinding.isMatch
 module.exports.toDataURL = nativeBinding.toDataURL
 module.exports.toString = nativeBinding.toString

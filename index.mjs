@@ -3,5 +3,5 @@ import { createRequire } from 'node:module'
 
 const binding = createRequire(import.meta.url)('./index.js')
 
-export const { encode, generate, generateMany, generateSync, toDataURL, toString } = binding
+export const { encode, generate, generateMany, generateSync, toDataURL, toString, Matcher, isMatch } = binding
 export default binding

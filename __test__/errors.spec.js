@@ -90,3 +90,60 @@ test('the process still works after every bad input', async () => {
   const png = await qr.generate('still alive')
   assert.equal(png.subarray(1, 4).toString(), 'PNG')
 })
+
+// ---- Matcher and isMatch
+const { Matcher, isMatch } = qr
+const SYNTAX = [SyntaxError, 'ERR_INVALID_PATTERN']
+
+const matcherCases = [
+  ['patterns that are not an array', () => new Matcher('bot'), TYPE, /"patterns"/],
+  ['an empty pattern list', () => new Matcher([]), VALUE, /'patterns' must not be empty/],
+  ['a numeric pattern', () => new Matcher(['ok', 42]), TYPE, /patterns\[1\]/],
+  ['a pattern object without pattern', () => new Matcher([{ kind: 'exact' }]), TYPE, /patterns\[0\]\.pattern/],
+  ['an unknown kind', () => new Matcher(['x'], { kind: 'fuzzy' }), VALUE, /options\.kind/],
+  ['an unknown kind in a pattern object', () => new Matcher([{ pattern: 'x', kind: 'wild' }]), VALUE, /patterns\[0\]\.kind/],
+  ['caseInsensitive as a string', () => new Matcher(['x'], { caseInsensitive: 'yes' }), TYPE, /caseInsensitive/],
+  ['a lone surrogate in a pattern', () => new Matcher(['ok', 'a\uD800']), VALUE, /patterns\[1\].*surrogate/],
+  ['a pattern over 64 KiB', () => new Matcher(['x'.repeat(70000)]), RANGE, /patterns\[0\]/],
+  ['more than 100,000 patterns', () => new Matcher(Array.from({ length: 100001 }, (_, i) => `p${i}`)), RANGE, /patterns\.length/],
+  ['an unclosed group', () => new Matcher(['ok', '(unclosed']), SYNTAX, /index 1/],
+  ['a backreference', () => new Matcher(['(a)\\1']), SYNTAX, /index 0/],
+  ['look-ahead', () => new Matcher(['x(?=y)']), SYNTAX, /index 0/],
+  ['an unclosed glob class', () => new Matcher(['[abc'], { kind: 'glob' }), SYNTAX, /index 0/],
+  ['test on a number', () => new Matcher(['x']).test(5), TYPE, /"text"/],
+  ['test on a lone surrogate', () => new Matcher(['x']).test('\uDC00x'), VALUE, /surrogate/],
+  ['test on an Int32Array', () => new Matcher(['x']).test(new Int32Array(2)), TYPE, /"text"/],
+  ['testMany on a string', () => new Matcher(['x']).testMany('x'), TYPE, /"texts"/],
+  ['testMany with a bad element', () => new Matcher(['x']).testMany(['a', null]), TYPE, /texts\[1\]/],
+  ['a method on another object', () => Matcher.prototype.test.call({}, 'x'), TYPE, /./],
+  ['findAll over 100,000 matches', () => new Matcher([''], { kind: 'contains' }).findAll('x'.repeat(200000)), RANGE, /findAll/],
+  ['isMatch with a numeric pattern', () => isMatch(1, 'x'), TYPE, /"pattern"/],
+  ['isMatch with an invalid regex', () => isMatch('(', 'x'), SYNTAX, /index 0/],
+  ['isMatch with a bad kind', () => isMatch('x', 'x', { kind: 1 }), TYPE, /options\.kind/]
+]
+
+for (const [what, fn, [cls, code], pattern] of matcherCases) {
+  test(`Matcher: ${what}`, () => {
+    assert.throws(fn, (e) => {
+      // V8 itself rejects a wrong receiver before our code runs ("Illegal invocation").
+      if (what === 'a method on another object') return e instanceof TypeError
+      assert.ok(e instanceof cls, `${e.constructor.name}: ${e.message}`)
+      assert.equal(e.code, code)
+      assert.match(e.message, pattern)
+      return true
+    })
+  })
+}
+
+test('Matcher: calling the class without new throws', () => {
+  assert.throws(() => Matcher(['x']), TypeError)
+})
+
+test('scanLines rejects (never throws) bad data, options and signals', async () => {
+  const m = new Matcher(['x'])
+  let p
+  assert.doesNotThrow(() => { p = m.scanLines(42) })
+  await assert.rejects(p, { code: 'ERR_INVALID_ARG_TYPE' })
+  await assert.rejects(m.scanLines('x', { signal: 'no' }), { code: 'ERR_INVALID_ARG_TYPE' })
+  await assert.rejects(m.scanLines('x', { signal: AbortSignal.abort() }), { name: 'AbortError', code: 'ABORT_ERR' })
+})

@@ -6,7 +6,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const SUITES = { qr: './qr', compat: './compat' }
+const SUITES = { qr: './qr', compat: './compat', match: './matcher' }
 
 function parseArgs (argv) {
   const args = { quick: false, only: null }

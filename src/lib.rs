@@ -7,6 +7,7 @@
 #![deny(clippy::all)]
 
 pub mod error;
+pub mod matcher;
 #[cfg(feature = "node")]
 pub mod napi;
 pub mod qr;

@@ -7,6 +7,7 @@
 
 pub mod compat;
 pub mod js;
+pub mod matcher;
 pub mod qr;
 pub mod signal;
 

@@ -1,0 +1,209 @@
+'use strict'
+// Matcher against JavaScript references: a real public list of 1500 crawler user-agent
+// patterns (npm `crawler-user-agents`) with its sample agents and real browser agents
+// (npm `user-agents`), a loop of JS RegExp as the reference; and each kind, with and
+// without case-insensitivity, against a JS reference of its own.
+const { test, describe } = require('node:test')
+const assert = require('node:assert/strict')
+const crawlers = require('crawler-user-agents')
+const UserAgent = require('user-agents')
+const { Matcher, isMatch } = require('..')
+const { rng } = require('./helpers/corpus')
+
+const PATTERNS = crawlers.map((c) => c.pattern)
+const JS = PATTERNS.map((p) => new RegExp(p))
+
+function realTexts () {
+  const texts = crawlers.flatMap((c) => c.instances || [])
+  const seen = new Set(texts)
+  for (let i = 0; texts.length < 6000 && i < 40000; i++) {
+    const ua = new UserAgent().toString()
+    if (!seen.has(ua)) { seen.add(ua); texts.push(ua) }
+  }
+  // Variants that break a literal or two, so near misses are tried too.
+  const rand = rng(3)
+  for (const t of texts.slice(0, 1500)) {
+    const i = Math.floor(rand() * t.length)
+    texts.push(t.slice(0, i) + t.slice(i + 1), t.toLowerCase())
+  }
+  return texts
+}
+
+const jsFirst = (t) => JS.findIndex((re) => re.test(t))
+const jsMatches = (t) => JS.flatMap((re, i) => (re.test(t) ? [i] : []))
+
+describe('1500 real crawler patterns, against a loop of JS RegExp', () => {
+  const m = new Matcher(PATTERNS)
+  const texts = realTexts()
+
+  test('the list and texts are large enough to mean something', () => {
+    assert.equal(m.size, PATTERNS.length)
+    assert.ok(PATTERNS.length >= 500)
+    assert.ok(texts.length >= 5000, `${texts.length} texts`)
+    const hits = texts.filter((t) => jsFirst(t) >= 0).length
+    assert.ok(hits > 1000 && texts.length - hits > 1000, `${hits} matching of ${texts.length}`)
+  })
+
+  test('first, test and matches agree with JS for every text', () => {
+    for (const t of texts) {
+      const first = jsFirst(t)
+      assert.equal(m.first(t), first, t)
+      assert.equal(m.test(t), first >= 0, t)
+      assert.deepEqual([...m.matches(t)], jsMatches(t), t)
+    }
+  })
+
+  test('Buffers give the same answers as strings', () => {
+    for (const t of texts.slice(0, 1500)) assert.equal(m.first(Buffer.from(t)), m.first(t))
+  })
+
+  test('testMany and firstMany agree with test and first', () => {
+    const batch = texts.slice(0, 2000)
+    assert.deepEqual([...m.testMany(batch)], batch.map((t) => (m.test(t) ? 1 : 0)))
+    assert.deepEqual([...m.firstMany(batch)], batch.map((t) => m.first(t)))
+  })
+
+  test('case-insensitive matching agrees with JS /i', () => {
+    const mi = new Matcher(PATTERNS, { caseInsensitive: true })
+    const jsi = PATTERNS.map((p) => new RegExp(p, 'i'))
+    for (const t of texts.slice(0, 3000)) assert.equal(mi.first(t), jsi.findIndex((re) => re.test(t)), t)
+  })
+})
+
+// Each kind against a JS reference of its own.
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+function globToRegExp (g, flags) {
+  let src = ''
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i]
+    if (c === '*') src += '[\\s\\S]*'
+    else if (c === '?') src += '[\\s\\S]'
+    else if (c === '[') {
+      const end = g.indexOf(']', i + 2)
+      let body = g.slice(i + 1, end)
+      if (body[0] === '!') body = '^' + body.slice(1)
+      src += '[' + body + ']'
+      i = end
+    } else src += escapeRe(c)
+  }
+  return new RegExp('^' + src + '$', flags)
+}
+const REFERENCE = {
+  exact: (p, ci) => new RegExp('^' + escapeRe(p) + '$', ci ? 'i' : ''),
+  prefix: (p, ci) => new RegExp('^' + escapeRe(p), ci ? 'i' : ''),
+  suffix: (p, ci) => new RegExp(escapeRe(p) + '$', ci ? 'i' : ''),
+  contains: (p, ci) => new RegExp(escapeRe(p), ci ? 'i' : ''),
+  glob: (p, ci) => globToRegExp(p, ci ? 'i' : ''),
+  regex: (p, ci) => new RegExp(p, ci ? 'i' : '')
+}
+
+function randomWord (rand, alphabet = 'abAB/._-x1') {
+  let w = ''
+  const n = 1 + Math.floor(rand() * 5)
+  for (let i = 0; i < n; i++) w += alphabet[Math.floor(rand() * alphabet.length)]
+  return w
+}
+
+const PATTERNS_BY_KIND = {
+  exact: (rand) => randomWord(rand),
+  prefix: (rand) => randomWord(rand),
+  suffix: (rand) => randomWord(rand),
+  contains: (rand) => randomWord(rand),
+  glob: (rand) => [randomWord(rand), '*', randomWord(rand), rand() < 0.5 ? '?' : '', rand() < 0.3 ? '[ab]' : '', rand() < 0.3 ? '*' : ''].join(''),
+  regex: (rand) => [escapeRe(randomWord(rand)), ['.', 'a+', '[0-9]*', '(b|x)', ''][Math.floor(rand() * 5)], rand() < 0.3 ? '$' : ''].join('')
+}
+
+describe('every kind, with and without caseInsensitive, against a JS reference', () => {
+  for (const kind of Object.keys(REFERENCE)) {
+    for (const ci of [false, true]) {
+      test(`${kind}${ci ? ', case-insensitive' : ''}`, () => {
+        const rand = rng(kind.length * 7 + (ci ? 1 : 0))
+        const patterns = Array.from({ length: 60 }, () => PATTERNS_BY_KIND[kind](rand))
+        const m = new Matcher(patterns, { kind, caseInsensitive: ci })
+        const refs = patterns.map((p) => REFERENCE[kind](p, ci))
+        for (let i = 0; i < 400; i++) {
+          const t = [randomWord(rand), randomWord(rand), randomWord(rand)].slice(0, 1 + Math.floor(rand() * 3)).join('')
+          const expected = refs.flatMap((re, k) => (re.test(t) ? [k] : []))
+          assert.deepEqual([...m.matches(t)], expected, `${JSON.stringify(t)} in ${kind}`)
+          assert.equal(m.first(t), expected.length ? expected[0] : -1)
+        }
+      })
+    }
+  }
+
+  test('pattern objects mix kinds and case in one matcher', () => {
+    const m = new Matcher([{ pattern: '/admin', kind: 'prefix' }, { pattern: '.PHP', kind: 'suffix', caseInsensitive: true }, 'bot[0-9]+'])
+    assert.deepEqual([...m.matches('/admin/index.php')], [0, 1])
+    assert.deepEqual([...m.matches('x bot42')], [2])
+  })
+})
+
+describe('findAll and offsets', () => {
+  test('matches each pattern left to right like String.prototype.matchAll', () => {
+    const patterns = ['a+', 'ab', 'b.']
+    const m = new Matcher(patterns)
+    for (const t of ['aab ab abba', 'bbbb', 'ab'.repeat(50)]) {
+      const expected = patterns.flatMap((p, i) => [...t.matchAll(new RegExp(p, 'g'))].map((x) => ({ pattern: i, start: x.index, end: x.index + x[0].length })))
+        .sort((x, y) => x.start - y.start || x.pattern - y.pattern)
+      assert.deepEqual(m.findAll(t), expected)
+    }
+  })
+
+  test('offsets are UTF-16 units for strings and bytes for Buffers', () => {
+    const m = new Matcher(['bot'], { kind: 'contains' })
+    const t = 'é😀 bot'
+    assert.deepEqual(m.findAll(t), [{ pattern: 0, start: t.indexOf('bot'), end: t.indexOf('bot') + 3 }])
+    const b = Buffer.from(t)
+    assert.deepEqual(m.findAll(b), [{ pattern: 0, start: b.indexOf('bot'), end: b.indexOf('bot') + 3 }])
+  })
+})
+
+describe('scanLines', () => {
+  const m = new Matcher(PATTERNS.slice(0, 300))
+  const lines = realTexts().slice(0, 3000)
+
+  test('finds the same lines as split-and-test, for \\n and \\r\\n', async () => {
+    const expected = lines.flatMap((l, i) => (JS.slice(0, 300).some((re) => re.test(l)) ? [i] : []))
+    assert.deepEqual([...await m.scanLines(Buffer.from(lines.join('\n')))], expected)
+    assert.deepEqual([...await m.scanLines(Buffer.from(lines.join('\r\n') + '\r\n'))], expected)
+    assert.deepEqual([...await m.scanLines(lines.join('\n'))], expected)
+  })
+
+  test('an abort while it runs rejects with AbortError', async () => {
+    const big = Buffer.from((lines.join('\n') + '\n').repeat(60))
+    const controller = new AbortController()
+    const scan = m.scanLines(big, { signal: controller.signal })
+    setTimeout(() => controller.abort(), 5)
+    await assert.rejects(scan, { name: 'AbortError', code: 'ABORT_ERR' })
+  })
+})
+
+describe('isMatch', () => {
+  // That a repeated pattern is compiled once is tested in Rust (src/matcher/cache.rs).
+  test('agrees with JS RegExp, every kind', () => {
+    for (let i = 0; i < 100; i++) assert.equal(isMatch('^GET /api/v[0-9]+/', `GET /api/v${i}/items`), true)
+    assert.equal(isMatch('bot', 'Googlebot'), true)
+    assert.equal(isMatch('^bot', 'Googlebot'), false)
+    assert.equal(isMatch('*.png', '/img/logo.png', { kind: 'glob' }), true)
+    assert.equal(isMatch('GOOGLE', 'googlebot', { kind: 'contains', caseInsensitive: true }), true)
+  })
+})
+
+// A backtracking engine would not be slow here but stuck: the timeouts catch that; how long
+// these take is measured in bench/, not asserted.
+describe('hostile patterns', () => {
+  test('(a+)+$ against 30 a and a ! does not backtrack (JS takes seconds)', { timeout: 10_000 }, () => {
+    const m = new Matcher(['(a+)+$'])
+    assert.equal(m.test('a'.repeat(30) + '!'), false)
+    assert.equal(m.test('a'.repeat(100000) + '!'), false)
+  })
+
+  test('backreferences and look-around are refused with the pattern\'s index', () => {
+    assert.throws(() => new Matcher(['ok', '(a)\\1']), (e) => e instanceof SyntaxError && e.code === 'ERR_INVALID_PATTERN' && /index 1/.test(e.message))
+    assert.throws(() => new Matcher(['(?=x)y']), { code: 'ERR_INVALID_PATTERN' })
+  })
+
+  test('a pattern compiling past the size budget is refused', { timeout: 10_000 }, () => {
+    assert.throws(() => new Matcher(['(\\w+\\s*){500}{500}']), (e) => e.code === 'ERR_INVALID_PATTERN' && /index 0/.test(e.message))
+  })
+})

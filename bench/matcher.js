@@ -1,0 +1,181 @@
+'use strict'
+// Matcher on a real list of 1500 crawler user-agent patterns (npm `crawler-user-agents`),
+// next to a JS union RegExp, a loop of JS RegExps and (when installed) re2's RE2.Set; then
+// scanLines against split-and-test on a generated access log; a single literal against
+// RegExp.test; a pathological regex; and the RegexSet limits, default against ours.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFileSync, spawnSync } = require('node:child_process')
+const crawlers = require('crawler-user-agents')
+const UserAgent = require('user-agents')
+const { Matcher } = require('..')
+const { interleave, opsPerSecSync } = require('./lib/measure')
+
+const PATTERNS = crawlers.map((c) => c.pattern)
+
+function texts () {
+  const bots = crawlers.flatMap((c) => c.instances || [])
+  const humans = []
+  const seen = new Set()
+  for (let i = 0; humans.length < bots.length && i < 50000; i++) {
+    const ua = new UserAgent().toString()
+    if (!seen.has(ua)) { seen.add(ua); humans.push(ua) }
+  }
+  return { bots, humans, all: bots.concat(humans) }
+}
+
+function loadRe2 () {
+  try { return require('re2') } catch { return null }
+}
+
+/** ns per text for `fn` cycling over `list`. */
+const nsPerText = (list, fn, ms) => () => {
+  let i = 0
+  return 1e9 / opsPerSecSync(() => fn(list[i++ % list.length]), ms)
+}
+
+function accessLog (mb, uas) {
+  const lines = []
+  let bytes = 0
+  for (let i = 0; bytes < mb * 2 ** 20; i++) {
+    const line = JSON.stringify({ t: 1764489600 + i, ip: `10.${i % 256}.${(i >> 8) % 256}.${i % 7}`, method: 'GET', path: `/p/${i % 5000}`, status: 200, ua: uas[(i * 7919) % uas.length] })
+    lines.push(line)
+    bytes += line.length + 1
+  }
+  return lines.join('\n') + '\n'
+}
+
+function pathologicalJs () {
+  const script = "const t0 = process.hrtime.bigint(); /(a+)+$/.test('a'.repeat(30) + '!'); console.log(Number(process.hrtime.bigint() - t0) / 1e6)"
+  const limitMs = 10000
+  const r = spawnSync(process.execPath, ['-e', script], { timeout: limitMs, encoding: 'utf8' })
+  return r.error || r.signal ? { ms: null, note: `killed after ${limitMs / 1000} s` } : { ms: Number(r.stdout.trim()) }
+}
+
+async function run ({ quick, progress }) {
+  const ms = quick ? 150 : 400
+  const rounds = quick ? 3 : 7
+  const t = texts()
+  const m = new Matcher(PATTERNS)
+  const union = new RegExp(PATTERNS.join('|'))
+  const loop = PATTERNS.map((p) => new RegExp(p))
+  const jsFirst = (s) => { for (let k = 0; k < loop.length; k++) if (loop[k].test(s)) return k; return -1 }
+  const RE2 = loadRe2()
+  const re2Set = RE2 && RE2.Set ? new RE2.Set(PATTERNS) : null
+  const results = { patterns: PATTERNS.length, texts: { bots: t.bots.length, humans: t.humans.length }, perText: {}, re2: re2Set ? 'installed' : 'not installed' }
+
+  for (const [mix, list] of [['all', t.all], ['bots', t.bots], ['humans', t.humans]]) {
+    const cases = [
+      { name: 'JS union RegExp.test', run: nsPerText(list, (s) => union.test(s), ms) },
+      { name: 'JS loop of RegExp (first)', run: nsPerText(list, jsFirst, ms) },
+      { name: 'Matcher.test', run: nsPerText(list, (s) => m.test(s), ms) },
+      { name: 'Matcher.first', run: nsPerText(list, (s) => m.first(s), ms) },
+      { name: 'Matcher.matches', run: nsPerText(list, (s) => m.matches(s), ms) },
+      {
+        name: 'Matcher.testMany (1000 a call)',
+        run: () => {
+          const batch = list.slice(0, 1000)
+          return 1e9 / (opsPerSecSync(() => m.testMany(batch), ms) * batch.length)
+        }
+      }
+    ]
+    if (re2Set) cases.push({ name: 're2 RE2.Set.test', run: nsPerText(list, (s) => re2Set.test(s), ms) })
+    results.perText[mix] = await interleave(cases, rounds, (p) => progress(`match ${mix} ${p}`))
+  }
+
+  // A single literal: where crossing into native costs most, relatively.
+  const one = new Matcher(['bot'], { kind: 'contains' })
+  const re = /bot/
+  results.singleLiteral = await interleave([
+    { name: 'RegExp.test', run: nsPerText(t.all, (s) => re.test(s), ms) },
+    { name: 'Matcher.test', run: nsPerText(t.all, (s) => one.test(s), ms) }
+  ], rounds, (p) => progress(`match single literal ${p}`))
+
+  // scanLines on a generated ndjson access log.
+  const mb = quick ? 20 : 100
+  progress(`match generating a ${mb} MiB access log`)
+  const log = Buffer.from(accessLog(mb, t.all))
+  const jsScan = () => {
+    const lines = log.toString('utf8').split('\n')
+    if (lines[lines.length - 1] === '') lines.pop()
+    const out = []
+    for (let i = 0; i < lines.length; i++) if (union.test(lines[i])) out.push(i)
+    return out
+  }
+  const timeOnce = async (fn) => { const s = performance.now(); const r = await fn(); return { ms: performance.now() - s, n: r.length } }
+  const scan = { js: [], native: [] }
+  let agree = true
+  for (let r = 0; r < (quick ? 2 : 3); r++) {
+    progress(`match scanLines round ${r + 1}`)
+    const a = await timeOnce(jsScan)
+    const b = await timeOnce(() => m.scanLines(log))
+    scan.js.push(a.ms)
+    scan.native.push(b.ms)
+    agree = agree && a.n === b.n
+  }
+  results.scanLines = { mb, lines: log.toString('latin1').split('\n').length - 1, jsMs: Math.min(...scan.js), nativeMs: Math.min(...scan.native), sameLines: agree }
+
+  progress('match pathological regex')
+  const patho = new Matcher(['(a+)+$'])
+  const s0 = process.hrtime.bigint()
+  patho.test('a'.repeat(30) + '!')
+  results.pathological = { nativeUs: Number(process.hrtime.bigint() - s0) / 1e3, js: pathologicalJs() }
+
+  try {
+    progress('match RegexSet limits (cargo run --example regexset_limits)')
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-native-bench-'))
+    fs.writeFileSync(path.join(dir, 'patterns.txt'), PATTERNS.join('\n'))
+    fs.writeFileSync(path.join(dir, 'texts.txt'), t.all.join('\n'))
+    const out = execFileSync('cargo', ['run', '--quiet', '--release', '--no-default-features', '--example', 'regexset_limits', '--',
+      path.join(dir, 'patterns.txt'), path.join(dir, 'texts.txt')], { cwd: path.join(__dirname, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    results.regexSetLimits = JSON.parse(out.trim())
+  } catch {
+    results.regexSetLimits = null
+  }
+  return results
+}
+
+const med = (r, mix, name) => r.perText[mix][name].median
+
+function goals (r) {
+  const out = []
+  const add = (goal, value, target, met) => out.push({ goal, value, target, met })
+  const ratio = (mix, a, b) => med(r, mix, a) / med(r, mix, b)
+  const t = ratio('all', 'JS union RegExp.test', 'Matcher.test')
+  add('Matcher.test vs JS union RegExp (1500 patterns)', t, '≥ 5×', t >= 5)
+  const f = ratio('all', 'JS loop of RegExp (first)', 'Matcher.first')
+  add('Matcher.first vs JS loop of RegExp', f, '≥ 25×', f >= 25)
+  const fb = ratio('bots', 'JS loop of RegExp (first)', 'Matcher.first')
+  add('(for information) Matcher.first vs JS loop, bot agents only: the loop stops at the first hit', fb, '—', true)
+  const tm = ratio('all', 'JS union RegExp.test', 'Matcher.testMany (1000 a call)')
+  add('Matcher.testMany vs JS union, per text', tm, '≥ 8×', tm >= 8)
+  const s = r.scanLines.jsMs / r.scanLines.nativeMs
+  add(`scanLines vs JS split-and-test (${r.scanLines.mb} MiB log)`, s, '≥ 10×', s >= 10 && r.scanLines.sameLines)
+  const one = r.singleLiteral['Matcher.test'].median / r.singleLiteral['RegExp.test'].median
+  add('single literal: Matcher.test vs RegExp.test (times slower)', one, '≤ 5× slower', one <= 5)
+  add('(a+)+$ on 30 a and !: Matcher µs (JS in a child process)', r.pathological.nativeUs, 'µs, JS seconds', r.pathological.nativeUs < 1000 && (r.pathological.js.ms === null || r.pathological.js.ms > 1000))
+  return out
+}
+
+function report (r) {
+  const names = Object.keys(r.perText.all)
+  const cell = (s) => `${s.median.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`
+  const lines = [`### Matching: ${r.patterns} crawler patterns, ns per text (median of rounds; min–max)`, '',
+    `Texts: ${r.texts.bots} bot agents (the list's own samples) and ${r.texts.humans} browser agents. re2: ${r.re2}.`, '',
+    '| | all texts | bots | browsers |', '|---|---|---|---|',
+    ...names.map((n) => `| ${n} | ${['all', 'bots', 'humans'].map((mix) => r.perText[mix][n] ? cell(r.perText[mix][n]) : '–').join(' | ')} |`),
+    '', `Single literal \`bot\`: RegExp.test ${cell(r.singleLiteral['RegExp.test'])} ns, Matcher.test ${cell(r.singleLiteral['Matcher.test'])} ns.`,
+    '', `scanLines over a ${r.scanLines.mb} MiB ndjson access log (${r.scanLines.lines} lines): JS split + union test ${r.scanLines.jsMs.toFixed(0)} ms, ` +
+      `Matcher.scanLines ${r.scanLines.nativeMs.toFixed(0)} ms (${(r.scanLines.jsMs / r.scanLines.nativeMs).toFixed(1)}×), same lines: ${r.scanLines.sameLines}.`,
+    '', `\`(a+)+$\` on 30 \`a\` and \`!\`: Matcher ${r.pathological.nativeUs.toFixed(1)} µs; JS RegExp ${r.pathological.js.ms === null ? r.pathological.js.note : (r.pathological.js.ms / 1000).toFixed(1) + ' s'}.`]
+  if (r.regexSetLimits) {
+    const l = r.regexSetLimits
+    lines.push('', `RegexSet of all ${l.patterns} patterns as regexes, ns per text: is_match ${l.is_match_ns.default} with the crate's default limits, ` +
+      `${l.is_match_ns.raised} with ours (${(l.is_match_ns.default / l.is_match_ns.raised).toFixed(1)}×); matches ${l.matches_ns.default} vs ${l.matches_ns.raised} ` +
+      `(${(l.matches_ns.default / l.matches_ns.raised).toFixed(1)}×). The Matcher sends the ${l.patterns} patterns' literals to plain comparisons instead.`)
+  }
+  return lines.join('\n')
+}
+
+module.exports = { name: 'match', run, goals, report }

@@ -1,0 +1,240 @@
+//! Literal patterns without an automaton where none is needed: exact, prefix and suffix
+//! literals are looked up by length, then by hash, then compared; substrings go into one
+//! Aho–Corasick automaton. Case-insensitive literals (ASCII) fold while hashing and
+//! comparing, so no lowered copy of the text is ever made.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use compact_str::CompactString;
+use rustc_hash::FxHashMap;
+
+/// Streaming FxHash over bytes, one byte at a time so a prefix's hash is a step of the
+/// whole text's hash. Cost: one multiply per byte.
+#[derive(Clone, Copy)]
+struct ByteHash(u64);
+
+impl ByteHash {
+    const SEED: u64 = 0xcbf2_9ce4_8422_2325;
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
+    #[inline(always)]
+    fn push(self, b: u8) -> Self {
+        ByteHash((self.0.rotate_left(5) ^ b as u64).wrapping_mul(Self::K))
+    }
+}
+
+#[inline(always)]
+fn fold(b: u8, ci: bool) -> u8 {
+    if ci {
+        b.to_ascii_lowercase()
+    } else {
+        b
+    }
+}
+
+fn hash_of(bytes: impl Iterator<Item = u8>, ci: bool) -> u64 {
+    bytes.fold(ByteHash(ByteHash::SEED), |h, b| h.push(fold(b, ci))).0
+}
+
+fn same(a: &[u8], b: &[u8], ci: bool) -> bool {
+    if ci {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    }
+}
+
+/// Literals of one length: hash → (literal, pattern index).
+type LengthTable = FxHashMap<u64, Vec<(CompactString, u32)>>;
+
+/// Where literals of a `LengthIndex` sit in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    Whole,
+    Start,
+    End,
+}
+
+/// Literals anchored to the whole text, its start or its end, found by length and hash.
+/// Cost per text: for `Whole`, one length check and at most one hash of the text; for
+/// `Start`/`End`, one pass over at most the longest literal's length, with a table look-up
+/// at each literal length.
+pub struct LengthIndex {
+    anchor: Anchor,
+    ci: bool,
+    /// Distinct literal lengths, ascending, each with its table: hash → (literal, pattern).
+    lengths: Vec<(usize, LengthTable)>,
+}
+
+impl LengthIndex {
+    pub fn new(anchor: Anchor, ci: bool) -> Self {
+        Self { anchor, ci, lengths: Vec::new() }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lengths.is_empty()
+    }
+
+    pub fn insert(&mut self, literal: &str, pattern: u32) {
+        let bytes = literal.as_bytes();
+        let hash = match self.anchor {
+            Anchor::End => hash_of(bytes.iter().rev().copied(), self.ci),
+            _ => hash_of(bytes.iter().copied(), self.ci),
+        };
+        let at = match self.lengths.binary_search_by_key(&bytes.len(), |(l, _)| *l) {
+            Ok(i) => i,
+            Err(i) => {
+                self.lengths.insert(i, (bytes.len(), FxHashMap::default()));
+                i
+            }
+        };
+        self.lengths[at].1.entry(hash).or_default().push((CompactString::from(literal), pattern));
+    }
+
+    /// Calls `found(pattern, literal length)` for every literal that sits where the index
+    /// says in `text`. Stops early, returning true, when `found` returns true.
+    pub fn each_match(&self, text: &[u8], mut found: impl FnMut(u32, usize) -> bool) -> bool {
+        let mut check = |table: &LengthTable, hash: u64, piece: &[u8]| -> bool {
+            if let Some(candidates) = table.get(&hash) {
+                for (lit, pattern) in candidates {
+                    if same(lit.as_bytes(), piece, self.ci) && found(*pattern, piece.len()) {
+                        return true;
+                    }
+                }
+            }
+            false
+        };
+        match self.anchor {
+            Anchor::Whole => {
+                if let Ok(i) = self.lengths.binary_search_by_key(&text.len(), |(l, _)| *l) {
+                    return check(&self.lengths[i].1, hash_of(text.iter().copied(), self.ci), text);
+                }
+                false
+            }
+            Anchor::Start | Anchor::End => {
+                let mut hash = ByteHash(ByteHash::SEED);
+                let mut done = 0;
+                for (len, table) in &self.lengths {
+                    if *len > text.len() {
+                        break;
+                    }
+                    // Extend the running hash from `done` to `len` bytes in from the anchor.
+                    for k in done..*len {
+                        let b = if self.anchor == Anchor::Start { text[k] } else { text[text.len() - 1 - k] };
+                        hash = hash.push(fold(b, self.ci));
+                    }
+                    done = *len;
+                    let piece = if self.anchor == Anchor::Start { &text[..*len] } else { &text[text.len() - len..] };
+                    if check(table, hash.0, piece) {
+                        return true;
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    /// Every literal that matches, with its byte span in `text`.
+    pub fn spans(&self, text: &[u8], out: &mut Vec<(u32, usize, usize)>) {
+        self.each_match(text, |pattern, len| {
+            let (s, e) = match self.anchor {
+                Anchor::Whole | Anchor::Start => (0, len),
+                Anchor::End => (text.len() - len, text.len()),
+            };
+            out.push((pattern, s, e));
+            false
+        });
+    }
+}
+
+/// Substring literals in one Aho–Corasick automaton (one per case mode).
+pub struct ContainsSet {
+    automaton: AhoCorasick,
+    /// Pattern index of each automaton pattern.
+    patterns: Vec<u32>,
+}
+
+impl ContainsSet {
+    /// `None` when there are no literals.
+    pub fn new(literals: &[(String, u32)], ci: bool) -> Option<Self> {
+        if literals.is_empty() {
+            return None;
+        }
+        // A DFA even for large sets: overlapping search (every occurrence, for `first` and
+        // `matches`) measured 2× faster than the contiguous NFA the builder picks above 100
+        // patterns, for a few MiB with 1500 literals. Past `DFA_PATTERNS`, the builder chooses.
+        const DFA_PATTERNS: usize = 20_000;
+        let kind = (literals.len() <= DFA_PATTERNS).then_some(AhoCorasickKind::DFA);
+        let automaton = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .ascii_case_insensitive(ci)
+            .kind(kind)
+            .build(literals.iter().map(|(l, _)| l.as_bytes()))
+            .or_else(|_| {
+                AhoCorasickBuilder::new()
+                    .match_kind(MatchKind::Standard)
+                    .ascii_case_insensitive(ci)
+                    .build(literals.iter().map(|(l, _)| l.as_bytes()))
+            })
+            .ok()?;
+        Some(Self { automaton, patterns: literals.iter().map(|(_, p)| *p).collect() })
+    }
+
+    /// Whether any literal occurs. Cost: one pass, stopping at the first occurrence.
+    pub fn is_match(&self, text: &[u8]) -> bool {
+        self.automaton.is_match(text)
+    }
+
+    /// Calls `found(pattern, start, end)` for every occurrence, overlapping ones included.
+    pub fn each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize)) {
+        for m in self.automaton.find_overlapping_iter(text) {
+            found(self.patterns[m.pattern().as_usize()], m.start(), m.end());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(index: &LengthIndex, text: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        index.each_match(text.as_bytes(), |p, _| {
+            out.push(p);
+            false
+        });
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn whole_text_literals_match_only_whole_texts() {
+        let mut ix = LengthIndex::new(Anchor::Whole, false);
+        ix.insert("robots.txt", 0);
+        ix.insert("favicon.ico", 1);
+        assert_eq!(found(&ix, "robots.txt"), vec![0]);
+        assert_eq!(found(&ix, "robots.txt2"), Vec::<u32>::new());
+        assert_eq!(found(&ix, "Robots.txt"), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn prefixes_and_suffixes_of_several_lengths_all_match() {
+        let mut ix = LengthIndex::new(Anchor::Start, true);
+        for (i, p) in ["/a", "/adm", "/ADMIN/", "/x"].iter().enumerate() {
+            ix.insert(p, i as u32);
+        }
+        assert_eq!(found(&ix, "/Admin/login"), vec![0, 1, 2]);
+        let mut sx = LengthIndex::new(Anchor::End, false);
+        sx.insert(".png", 7);
+        sx.insert("g", 8);
+        assert_eq!(found(&sx, "logo.png"), vec![7, 8]);
+        assert_eq!(found(&sx, "g"), vec![8]);
+    }
+
+    #[test]
+    fn substrings_are_found_with_overlaps() {
+        let set = ContainsSet::new(&[("aa".into(), 3), ("bot".into(), 5)], true).unwrap();
+        let mut got = Vec::new();
+        set.each_occurrence(b"aaa BOT", |p, s, e| got.push((p, s, e)));
+        assert_eq!(got, vec![(3, 0, 2), (3, 1, 3), (5, 4, 7)]);
+    }
+}

@@ -1,0 +1,272 @@
+//! Multi-pattern string matching, with no JavaScript types: patterns compiled once into the
+//! cheapest structure for each (see `pattern.rs`), then any text matched in time linear in
+//! its length, however many patterns there are.
+//!
+//! - `literal.rs`: exact/prefix/suffix literals by length and hash, substrings by Aho–Corasick.
+//! - `regex_set.rs`: everything else in one `RegexSet` (no backtracking: linear time).
+//! - `lines.rs`: matching every line of a large buffer.
+//! - `cache.rs`: the bounded cache behind one-off `isMatch` calls.
+
+pub mod cache;
+pub mod lines;
+pub mod literal;
+pub mod offsets;
+pub mod pattern;
+pub mod regex_set;
+
+use crate::error::{Error, ErrorKind, Result};
+use literal::{Anchor, ContainsSet, LengthIndex};
+pub use pattern::Kind;
+use pattern::{Place, Plan};
+use regex_set::RegexGroup;
+use rustc_hash::FxHashMap;
+
+/// Most patterns one matcher takes.
+pub const MAX_PATTERNS: usize = 100_000;
+/// Longest pattern, in UTF-8 bytes.
+pub const MAX_PATTERN_BYTES: usize = 64 * 1024;
+/// Most matches one `find_all` returns.
+pub const MAX_FIND_ALL: usize = 100_000;
+
+/// One pattern as the caller gave it.
+#[derive(Clone, Debug)]
+pub struct PatternSpec {
+    pub pattern: String,
+    pub kind: Kind,
+    pub case_insensitive: bool,
+}
+
+/// A compiled set of patterns. `Sync`: one matcher serves any number of threads.
+pub struct Matcher {
+    size: u32,
+    /// Indexed by `ci as usize`.
+    exact: [LengthIndex; 2],
+    prefix: [LengthIndex; 2],
+    suffix: [LengthIndex; 2],
+    contains: [Option<ContainsSet>; 2],
+    regex: Option<RegexGroup>,
+}
+
+fn invalid(index: usize, pattern: &str, message: &str) -> Error {
+    let shown: String = pattern.chars().take(60).collect();
+    let ellipsis = if shown.len() < pattern.len() { "…" } else { "" };
+    Error::new(ErrorKind::InvalidPattern, format!("Invalid pattern at index {index} ('{shown}{ellipsis}'): {message}"))
+}
+
+impl Matcher {
+    /// Compiles `specs`. Errors name the first invalid pattern's index.
+    /// Cost: linear in the patterns' total length, plus the regex set's compilation.
+    pub fn new(specs: &[PatternSpec]) -> Result<Matcher> {
+        if specs.len() > MAX_PATTERNS {
+            return Err(Error::out_of_range(format!(
+                "The value of \"patterns.length\" is out of range. It must be <= {MAX_PATTERNS}. Received {}",
+                specs.len()
+            )));
+        }
+        let mut m = Matcher {
+            size: specs.len() as u32,
+            exact: [LengthIndex::new(Anchor::Whole, false), LengthIndex::new(Anchor::Whole, true)],
+            prefix: [LengthIndex::new(Anchor::Start, false), LengthIndex::new(Anchor::Start, true)],
+            suffix: [LengthIndex::new(Anchor::End, false), LengthIndex::new(Anchor::End, true)],
+            contains: [None, None],
+            regex: None,
+        };
+        let mut contains: [Vec<(String, u32)>; 2] = [Vec::new(), Vec::new()];
+        let mut regexes = Vec::new();
+        for (i, spec) in specs.iter().enumerate() {
+            if spec.pattern.len() > MAX_PATTERN_BYTES {
+                return Err(Error::out_of_range(format!(
+                    "The value of \"patterns[{i}]\" is out of range. It must be at most {MAX_PATTERN_BYTES} bytes long. Received {} bytes",
+                    spec.pattern.len()
+                )));
+            }
+            let plan = pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive)
+                .map_err(|message| invalid(i, &spec.pattern, &message))?;
+            let index = i as u32;
+            match plan {
+                Plan::Literal { place, text, ci } => match place {
+                    Place::Exact => m.exact[ci as usize].insert(&text, index),
+                    Place::Prefix => m.prefix[ci as usize].insert(&text, index),
+                    Place::Suffix => m.suffix[ci as usize].insert(&text, index),
+                    Place::Contains => contains[ci as usize].push((text, index)),
+                },
+                Plan::Regex(source) => regexes.push((source, index)),
+            }
+        }
+        for ci in [false, true] {
+            m.contains[ci as usize] = ContainsSet::new(&contains[ci as usize], ci);
+        }
+        m.regex = RegexGroup::new(regexes).map_err(|e| match e.pattern {
+            Some(i) => invalid(i as usize, &specs[i as usize].pattern, &e.message),
+            None => Error::new(
+                ErrorKind::InvalidPattern,
+                format!(
+                    "Invalid patterns: together they compile to more than the {} MiB budget ({})",
+                    regex_set::SET_SIZE >> 20,
+                    e.message
+                ),
+            ),
+        })?;
+        Ok(m)
+    }
+
+    /// Number of patterns.
+    pub fn len(&self) -> u32 {
+        self.size
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.size == 0
+    }
+
+    fn anchored(&self) -> impl Iterator<Item = &LengthIndex> {
+        self.exact.iter().chain(&self.prefix).chain(&self.suffix).filter(|ix| !ix.is_empty())
+    }
+
+    /// Whether any pattern matches `text`. Cheapest structures first; stops at the first hit.
+    pub fn test(&self, text: &[u8]) -> bool {
+        self.anchored().any(|ix| ix.each_match(text, |_, _| true))
+            || self.contains.iter().flatten().any(|c| c.is_match(text))
+            || self.regex.as_ref().is_some_and(|r| r.is_match(text))
+    }
+
+    /// The lowest index of a matching pattern.
+    pub fn first(&self, text: &[u8]) -> Option<u32> {
+        let mut best = u32::MAX;
+        for ix in self.anchored() {
+            ix.each_match(text, |p, _| {
+                best = best.min(p);
+                false
+            });
+        }
+        for c in self.contains.iter().flatten() {
+            c.each_occurrence(text, |p, _, _| best = best.min(p));
+        }
+        if let Some(found) = self.regex.as_ref().and_then(|r| r.first_below(text, best)) {
+            best = found;
+        }
+        (best != u32::MAX).then_some(best)
+    }
+
+    /// Every matching pattern's index, ascending, each once.
+    pub fn matches(&self, text: &[u8]) -> Vec<u32> {
+        let mut out = Vec::new();
+        for ix in self.anchored() {
+            ix.each_match(text, |p, _| {
+                out.push(p);
+                false
+            });
+        }
+        for c in self.contains.iter().flatten() {
+            c.each_occurrence(text, |p, _, _| out.push(p));
+        }
+        if let Some(r) = &self.regex {
+            r.each_match(text, |p| out.push(p));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Every match as (pattern, start, end) in bytes: for each pattern its non-overlapping
+    /// matches from the left (as JavaScript's `matchAll` finds them), ordered by start, then
+    /// pattern. At most `MAX_FIND_ALL`.
+    pub fn find_all(&self, text: &[u8]) -> Result<Vec<(u32, usize, usize)>> {
+        let mut out = Vec::new();
+        for ix in self.anchored() {
+            ix.spans(text, &mut out);
+        }
+        let mut last_end: FxHashMap<u32, usize> = FxHashMap::default();
+        for c in self.contains.iter().flatten() {
+            c.each_occurrence(text, |p, s, e| {
+                // One literal's occurrences come in order of start: keep each that starts at
+                // or after the end of the last one kept.
+                let end = last_end.entry(p).or_insert(0);
+                if s >= *end && out.len() <= MAX_FIND_ALL {
+                    out.push((p, s, e));
+                    *end = e;
+                }
+            });
+        }
+        if let Some(r) = &self.regex {
+            r.spans(text, &mut out);
+        }
+        if out.len() > MAX_FIND_ALL {
+            return Err(Error::out_of_range(format!(
+                "findAll found more than {MAX_FIND_ALL} matches; match fewer or narrower patterns, or use scanLines"
+            )));
+        }
+        out.sort_unstable_by_key(|&(p, s, e)| (s, p, e));
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(pattern: &str, kind: Kind, ci: bool) -> PatternSpec {
+        PatternSpec { pattern: pattern.into(), kind, case_insensitive: ci }
+    }
+
+    fn matcher(specs: &[PatternSpec]) -> Matcher {
+        Matcher::new(specs).unwrap()
+    }
+
+    #[test]
+    fn every_kind_and_structure_reports_its_index() {
+        let m = matcher(&[
+            spec("robots.txt", Kind::Exact, false),
+            spec("/admin", Kind::Prefix, true),
+            spec(".php", Kind::Suffix, false),
+            spec("wp-login", Kind::Contains, false),
+            spec("*.jp?g", Kind::Glob, false),
+            spec(r"^/api/v\d+/", Kind::Regex, false),
+            spec("BOT", Kind::Contains, true),
+        ]);
+        assert_eq!(m.matches(b"robots.txt"), vec![0, 6]); // "robots" holds "bot"
+        assert_eq!(m.matches(b"/ADMIN/wp-login.php"), vec![1, 2, 3]);
+        assert_eq!(m.matches(b"a.jpeg"), vec![4]);
+        assert_eq!(m.matches(b"/api/v2/bot"), vec![5, 6]);
+        assert_eq!(m.first(b"/api/v2/bot"), Some(5));
+        assert!(!m.test(b"/index.html"));
+        assert_eq!(m.first(b"/index.html"), None);
+    }
+
+    #[test]
+    fn find_all_reports_non_overlapping_matches_per_pattern() {
+        let m = matcher(&[spec("aa", Kind::Contains, false), spec("a+", Kind::Regex, false)]);
+        assert_eq!(m.find_all(b"aaaa").unwrap(), vec![(0, 0, 2), (1, 0, 4), (0, 2, 4)]);
+    }
+
+    #[test]
+    fn invalid_patterns_name_their_index() {
+        let err = Matcher::new(&[spec("ok", Kind::Regex, false), spec("(?=x)", Kind::Regex, false)]).err().unwrap();
+        assert_eq!(err.kind, ErrorKind::InvalidPattern);
+        assert!(err.message.contains("index 1"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_pattern_over_the_size_budget_is_refused_quickly() {
+        let t = std::time::Instant::now();
+        let err = Matcher::new(&[spec(r"(\w+\s*){500}{500}", Kind::Regex, false)]).err().unwrap();
+        assert_eq!(err.kind, ErrorKind::InvalidPattern);
+        assert!(t.elapsed().as_secs() < 5);
+    }
+
+    #[test]
+    fn pathological_regexes_run_in_linear_time() {
+        let m = matcher(&[spec("(a+)+$", Kind::Regex, false)]);
+        let mut text = vec![b'a'; 30];
+        text.push(b'!');
+        assert!(!m.test(&text));
+    }
+
+    #[test]
+    fn case_insensitive_literals_fold_ascii_only() {
+        let m = matcher(&[spec("googlebot", Kind::Contains, true), spec("ÉTÉ", Kind::Exact, true)]);
+        assert!(m.test(b"Mozilla GoogleBot/2.1"));
+        assert!(m.test("été".as_bytes()));
+        assert!(!m.test("googlebo\u{212A}".as_bytes()));
+    }
+}

@@ -1,0 +1,259 @@
+//! Classifying one pattern: what it is (`Kind`), and how it is matched (`Plan`). Literal
+//! shapes, whatever kind they were written as (a regex `^abc$`, a glob `abc*`), become plain
+//! string comparisons; only what needs an automaton reaches the regex engine.
+
+use regex_syntax::hir::{Hir, HirKind, Look};
+
+/// How a pattern string is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Rust `regex` syntax, unanchored.
+    Regex,
+    /// The whole text equals the literal.
+    Exact,
+    /// The text starts with the literal.
+    Prefix,
+    /// The text ends with the literal.
+    Suffix,
+    /// The text contains the literal.
+    Contains,
+    /// `*` any run, `?` one character, `[abc]` a class, matched against the whole text.
+    Glob,
+}
+
+impl Kind {
+    pub fn parse(name: &str) -> Option<Kind> {
+        Some(match name {
+            "regex" => Kind::Regex,
+            "exact" => Kind::Exact,
+            "prefix" => Kind::Prefix,
+            "suffix" => Kind::Suffix,
+            "contains" => Kind::Contains,
+            "glob" => Kind::Glob,
+            _ => return None,
+        })
+    }
+}
+
+/// Where a literal must sit in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Exact,
+    Prefix,
+    Suffix,
+    Contains,
+}
+
+/// How one pattern is matched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// A plain comparison; `ci` means ASCII case-insensitive (the literal is ASCII).
+    Literal { place: Place, text: String, ci: bool },
+    /// A Rust regex (flags already applied).
+    Regex(String),
+}
+
+/// Turns a pattern into its plan, or a message saying why it is not a valid pattern.
+pub fn classify(pattern: &str, kind: Kind, ci: bool) -> Result<Plan, String> {
+    let literal = |place: Place, text: &str| literal_plan(place, text, ci);
+    match kind {
+        Kind::Exact => Ok(literal(Place::Exact, pattern)),
+        Kind::Prefix => Ok(literal(Place::Prefix, pattern)),
+        Kind::Suffix => Ok(literal(Place::Suffix, pattern)),
+        Kind::Contains => Ok(literal(Place::Contains, pattern)),
+        Kind::Glob => glob(pattern, ci),
+        Kind::Regex => regex(pattern, ci),
+    }
+}
+
+/// A literal plan, or a regex when case-insensitivity meets non-ASCII (Unicode folding).
+fn literal_plan(place: Place, text: &str, ci: bool) -> Plan {
+    if ci && !text.is_ascii() {
+        let body = regex_syntax::escape(text);
+        let source = match place {
+            Place::Exact => format!(r"(?i)\A{body}\z"),
+            Place::Prefix => format!(r"(?i)\A{body}"),
+            Place::Suffix => format!(r"(?i){body}\z"),
+            Place::Contains => format!("(?i){body}"),
+        };
+        return Plan::Regex(source);
+    }
+    Plan::Literal { place, text: text.to_string(), ci }
+}
+
+/// The literal a HIR matches exactly, if it is one (an empty pattern is the empty literal).
+fn hir_literal(hir: &Hir) -> Option<String> {
+    match hir.kind() {
+        HirKind::Empty => Some(String::new()),
+        HirKind::Literal(lit) => String::from_utf8(lit.0.to_vec()).ok(),
+        _ => None,
+    }
+}
+
+fn regex(pattern: &str, ci: bool) -> Result<Plan, String> {
+    let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).map_err(|e| e.to_string())?;
+    let source = if ci { format!("(?i){pattern}") } else { pattern.to_string() };
+    let plan = |place, lit: Option<String>| match lit {
+        Some(text) => literal_plan(place, &text, ci),
+        None => Plan::Regex(source.clone()),
+    };
+    Ok(match hir.kind() {
+        HirKind::Empty | HirKind::Literal(_) => plan(Place::Contains, hir_literal(&hir)),
+        HirKind::Concat(parts) => match parts.as_slice() {
+            [start, mid, end] if is_look(start, Look::Start) && is_look(end, Look::End) => {
+                plan(Place::Exact, hir_literal(mid))
+            }
+            [start, mid] if is_look(start, Look::Start) => plan(Place::Prefix, hir_literal(mid)),
+            [mid, end] if is_look(end, Look::End) => plan(Place::Suffix, hir_literal(mid)),
+            _ => Plan::Regex(source),
+        },
+        HirKind::Look(Look::Start) | HirKind::Look(Look::End) => plan(Place::Prefix, Some(String::new())),
+        _ => Plan::Regex(source),
+    })
+}
+
+fn is_look(hir: &Hir, look: Look) -> bool {
+    matches!(hir.kind(), HirKind::Look(l) if *l == look)
+}
+
+/// One piece of a glob.
+#[derive(Debug, PartialEq)]
+enum GlobToken {
+    Char(char),
+    Star,
+    Question,
+    /// A bracket class, already in regex syntax.
+    Class(String),
+}
+
+fn glob_tokens(pattern: &str) -> Result<Vec<GlobToken>, String> {
+    let mut out = Vec::new();
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' => {
+                // `**` is the same as `*`.
+                if out.last() != Some(&GlobToken::Star) {
+                    out.push(GlobToken::Star);
+                }
+            }
+            '?' => out.push(GlobToken::Question),
+            '\\' => out.push(GlobToken::Char(chars.next().ok_or("a glob cannot end with a lone backslash")?)),
+            '[' => {
+                let mut class = String::from("[");
+                if matches!(chars.peek(), Some('!') | Some('^')) {
+                    chars.next();
+                    class.push('^');
+                }
+                let mut first = true;
+                loop {
+                    match chars.next() {
+                        None => return Err("unclosed '[' in glob".to_string()),
+                        Some(']') if !first => break,
+                        Some(c @ ('\\' | '[' | ']' | '&' | '~')) => {
+                            class.push('\\');
+                            class.push(c);
+                        }
+                        Some('-') => class.push('-'),
+                        Some(c) => class.push_str(&regex_syntax::escape(&c.to_string())),
+                    }
+                    first = false;
+                }
+                class.push(']');
+                out.push(GlobToken::Class(class));
+            }
+            c => out.push(GlobToken::Char(c)),
+        }
+    }
+    Ok(out)
+}
+
+fn glob(pattern: &str, ci: bool) -> Result<Plan, String> {
+    let tokens = glob_tokens(pattern)?;
+    let literal_run = |ts: &[GlobToken]| -> Option<String> {
+        ts.iter().map(|t| if let GlobToken::Char(c) = t { Some(*c) } else { None }).collect()
+    };
+    // Literal shapes: `abc`, `abc*`, `*abc`, `*abc*`.
+    let n = tokens.len();
+    let starts = tokens.first() == Some(&GlobToken::Star);
+    let ends = n > 1 && tokens.last() == Some(&GlobToken::Star);
+    let inner = &tokens[starts as usize..n - ends as usize];
+    if let Some(lit) = literal_run(inner) {
+        let place = match (starts, ends) {
+            (false, false) => Place::Exact,
+            (false, true) => Place::Prefix,
+            (true, false) if n == 1 => Place::Contains, // `*` alone matches everything
+            (true, false) => Place::Suffix,
+            (true, true) => Place::Contains,
+        };
+        return Ok(literal_plan(place, &lit, ci));
+    }
+    let mut source = String::from(if ci { r"(?is)\A" } else { r"(?s)\A" });
+    for t in &tokens {
+        match t {
+            GlobToken::Char(c) => source.push_str(&regex_syntax::escape(&c.to_string())),
+            GlobToken::Star => source.push_str(".*"),
+            GlobToken::Question => source.push('.'),
+            GlobToken::Class(class) => source.push_str(class),
+        }
+    }
+    source.push_str(r"\z");
+    // A class the regex parser refuses (e.g. a reversed range) is an invalid glob.
+    regex_syntax::parse(&source).map_err(|e| e.to_string())?;
+    Ok(Plan::Regex(source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(place: Place, text: &str, ci: bool) -> Plan {
+        Plan::Literal { place, text: text.into(), ci }
+    }
+
+    #[test]
+    fn literal_regexes_become_string_comparisons() {
+        assert_eq!(classify(r"Googlebot\/", Kind::Regex, false).unwrap(), lit(Place::Contains, "Googlebot/", false));
+        assert_eq!(classify("^curl", Kind::Regex, true).unwrap(), lit(Place::Prefix, "curl", true));
+        assert_eq!(classify("bot$", Kind::Regex, false).unwrap(), lit(Place::Suffix, "bot", false));
+        assert_eq!(classify("^ok$", Kind::Regex, false).unwrap(), lit(Place::Exact, "ok", false));
+        assert_eq!(classify("", Kind::Regex, false).unwrap(), lit(Place::Contains, "", false));
+    }
+
+    #[test]
+    fn real_regexes_stay_regexes() {
+        assert_eq!(classify("bot|crawl", Kind::Regex, false).unwrap(), Plan::Regex("bot|crawl".into()));
+        assert_eq!(classify("a.c", Kind::Regex, true).unwrap(), Plan::Regex("(?i)a.c".into()));
+        assert_eq!(classify("(?m)^x", Kind::Regex, false).unwrap(), Plan::Regex("(?m)^x".into()));
+    }
+
+    #[test]
+    fn lookaround_and_backreferences_are_invalid() {
+        assert!(classify("(?=a)b", Kind::Regex, false).is_err());
+        assert!(classify(r"(a)\1", Kind::Regex, false).is_err());
+        assert!(classify("(unclosed", Kind::Regex, false).is_err());
+    }
+
+    #[test]
+    fn globs_with_literal_shapes_need_no_regex() {
+        assert_eq!(classify("*.png", Kind::Glob, false).unwrap(), lit(Place::Suffix, ".png", false));
+        assert_eq!(classify("/admin/*", Kind::Glob, false).unwrap(), lit(Place::Prefix, "/admin/", false));
+        assert_eq!(classify("*wp-login*", Kind::Glob, false).unwrap(), lit(Place::Contains, "wp-login", false));
+        assert_eq!(classify("robots.txt", Kind::Glob, false).unwrap(), lit(Place::Exact, "robots.txt", false));
+        assert_eq!(classify("*", Kind::Glob, false).unwrap(), lit(Place::Contains, "", false));
+        assert_eq!(classify(r"a\*b", Kind::Glob, false).unwrap(), lit(Place::Exact, "a*b", false));
+    }
+
+    #[test]
+    fn other_globs_become_anchored_regexes() {
+        assert_eq!(classify("/img/*.jp?g", Kind::Glob, false).unwrap(), Plan::Regex(r"(?s)\A/img/.*\.jp.g\z".into()));
+        assert_eq!(classify("[!a-c]x", Kind::Glob, false).unwrap(), Plan::Regex(r"(?s)\A[^a-c]x\z".into()));
+        assert!(classify("[abc", Kind::Glob, false).is_err());
+        assert!(classify("[z-a]", Kind::Glob, false).is_err());
+    }
+
+    #[test]
+    fn non_ascii_case_insensitive_literals_use_unicode_folding() {
+        assert_eq!(classify("ÉTÉ", Kind::Exact, true).unwrap(), Plan::Regex(r"(?i)\AÉTÉ\z".into()));
+    }
+}

@@ -1,0 +1,593 @@
+//! `Matcher` and `isMatch` as JavaScript sees them: argument checks and text conversion
+//! here, all matching in `crate::matcher`.
+//!
+//! `Matcher` is defined with raw N-API (`napi_define_class`) rather than `#[napi]`: a
+//! `#[napi]` class method measured 0.50 µs per call before doing anything (its borrow
+//! tracking takes a lock and registers guards per call), against ~0.1 µs here, and a
+//! single-pattern `test` must stay within a few times a JS `RegExp.test` (`npm run bench`
+//! prints both). Each method is one `extern "C"` function: read the receiver and arguments,
+//! call `crate::matcher`, convert the result; its types are in `header.d.ts`.
+
+use super::js::{self, Val};
+use super::qr::sync_call;
+use super::signal::{self, SignalWatch};
+use crate::error::{catch_panic, Error, ErrorKind, Result};
+use crate::matcher::{cache::OneOffCache, lines, offsets, Kind, Matcher, PatternSpec};
+use napi::bindgen_prelude::{AsyncTask, Object, ToNapiValue, Uint32Array, Uint8Array};
+use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
+use napi_derive::napi;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// A text argument for the duration of one call.
+enum Text<'a> {
+    /// A JavaScript string, as UTF-8.
+    Str(&'a str),
+    /// A Buffer or Uint8Array, as it is.
+    Bytes(&'a [u8]),
+}
+
+impl Text<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Text::Str(s) => s.as_bytes(),
+            Text::Bytes(b) => b,
+        }
+    }
+}
+
+thread_local! {
+    /// Reused for strings read on the JavaScript thread, so a call allocates nothing.
+    static STRING_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A Uint8Array's bytes, valid while the current call runs (no reference is taken).
+fn typed_bytes<'a>(v: &Val) -> Option<&'a [u8]> {
+    let mut kind = 0;
+    let mut len = 0;
+    let mut data = std::ptr::null_mut();
+    let mut buffer = std::ptr::null_mut();
+    let mut offset = 0;
+    let is_typed = v.is_typedarray()
+        && unsafe {
+            sys::napi_get_typedarray_info(v.env, v.raw, &mut kind, &mut len, &mut data, &mut buffer, &mut offset)
+        } == sys::Status::napi_ok;
+    if !is_typed || kind != sys::TypedarrayType::uint8_array {
+        return None;
+    }
+    // A detached or empty array may report a null pointer.
+    Some(if data.is_null() || len == 0 { &[] } else { unsafe { std::slice::from_raw_parts(data as *const u8, len) } })
+}
+
+/// Bytes a string read starts with; longer strings take one more call to measure them.
+const FIRST_READ: usize = 4096;
+
+/// Runs `f` with the text of `v` (`name` for messages): a string (no lone surrogates) or a
+/// Buffer/Uint8Array. A string is read in one N-API call when it fits `FIRST_READ`: the call
+/// itself says whether `v` was a string, so no separate type check is made.
+fn with_text<R>(name: &str, v: &Val, f: impl FnOnce(Text<'_>) -> Result<R>) -> Result<R> {
+    // Taken by whichever branch reads the text.
+    let mut f = Some(f);
+    let as_string = STRING_BUFFER.with(|cell| -> Option<Result<R>> {
+        let mut buf = cell.borrow_mut();
+        buf.clear();
+        buf.reserve(FIRST_READ);
+        let mut written = 0;
+        let read = |buf: &mut Vec<u8>, capacity: usize, written: &mut usize| unsafe {
+            // V8 writes into the spare capacity; nothing is zero-filled first.
+            let s = sys::napi_get_value_string_utf8(v.env, v.raw, buf.as_mut_ptr().cast(), capacity, written);
+            buf.set_len((*written).min(capacity));
+            s
+        };
+        if read(&mut buf, FIRST_READ, &mut written) != sys::Status::napi_ok {
+            return None; // not a string
+        }
+        if written + 1 >= FIRST_READ {
+            // Possibly cut short: read again with room for the whole string.
+            let capacity = v.string_utf16_len() * 3 + 1;
+            buf.clear();
+            buf.reserve(capacity);
+            read(&mut buf, capacity, &mut written);
+        }
+        let result = (|| {
+            // V8 writes U+FFFD for a lone surrogate: only then is the string read again.
+            if memchr::memmem::find(&buf, "\u{FFFD}".as_bytes()).is_some() {
+                v.get_string(name)?;
+            }
+            let text =
+                std::str::from_utf8(&buf).map_err(|_| Error::new(ErrorKind::Internal, "V8 wrote invalid UTF-8"))?;
+            f.take().map_or_else(|| Err(Error::new(ErrorKind::Internal, "text read twice")), |f| f(Text::Str(text)))
+        })();
+        if buf.capacity() > 1 << 20 {
+            *buf = Vec::new(); // do not keep a large text's buffer alive
+        }
+        Some(result)
+    });
+    if let Some(result) = as_string {
+        return result;
+    }
+    match (f.take(), typed_bytes(v)) {
+        (Some(f), Some(bytes)) => f(Text::Bytes(bytes)),
+        _ => Err(js::wrong_type(name, "of type string or an instance of Buffer or Uint8Array", v)),
+    }
+}
+
+fn kind_of(name: &str, v: &Val) -> Result<Kind> {
+    let text = js::string_of(name, v)?;
+    Kind::parse(&text).ok_or_else(|| {
+        Error::invalid_value(format!(
+            "The argument '{name}' must be one of 'regex', 'exact', 'prefix', 'suffix', 'contains', 'glob'. Received '{text}'"
+        ))
+    })
+}
+
+/// `options.kind` and `options.caseInsensitive`, with their defaults.
+fn read_defaults(options: Option<Val>) -> Result<(Kind, bool)> {
+    let mut kind = Kind::Regex;
+    let mut ci = false;
+    if let Some(o) = js::options_object("options", options)? {
+        o.for_each_own(|key, v| {
+            match key {
+                "kind" => kind = kind_of("options.kind", &v)?,
+                "caseInsensitive" => ci = js::bool_of("options.caseInsensitive", &v)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+    }
+    Ok((kind, ci))
+}
+
+fn read_patterns(list: &Val, defaults: (Kind, bool)) -> Result<Vec<PatternSpec>> {
+    if list.value_type() != ValueType::Object || !list.is_array() {
+        return Err(js::wrong_type("patterns", "an instance of Array", list));
+    }
+    let n = list.array_len() as usize;
+    if n == 0 {
+        return Err(Error::invalid_value(
+            "The argument 'patterns' must not be empty: a matcher needs at least one pattern",
+        ));
+    }
+    if n > crate::matcher::MAX_PATTERNS {
+        return Err(Error::out_of_range(format!(
+            "The value of \"patterns.length\" is out of range. It must be <= {}. Received {n}",
+            crate::matcher::MAX_PATTERNS
+        )));
+    }
+    let mut specs = Vec::with_capacity(n);
+    for i in 0..n {
+        let item = list.element(i as u32)?;
+        let name = format!("patterns[{i}]");
+        let spec = match item.value_type() {
+            ValueType::String => {
+                PatternSpec { pattern: item.get_string(&name)?, kind: defaults.0, case_insensitive: defaults.1 }
+            }
+            ValueType::Object if !item.is_array() => {
+                let pattern = match item.prop("pattern")? {
+                    Some(p) => js::string_of(&format!("{name}.pattern"), &p)?,
+                    None => return Err(js::wrong_type(&format!("{name}.pattern"), "of type string", &item)),
+                };
+                let kind = match item.prop("kind")? {
+                    Some(k) => kind_of(&format!("{name}.kind"), &k)?,
+                    None => defaults.0,
+                };
+                let ci = match item.prop("caseInsensitive")? {
+                    Some(c) => js::bool_of(&format!("{name}.caseInsensitive"), &c)?,
+                    None => defaults.1,
+                };
+                PatternSpec { pattern, kind, case_insensitive: ci }
+            }
+            _ => {
+                return Err(js::wrong_type(
+                    &name,
+                    "of type string or an object { pattern, kind?, caseInsensitive? }",
+                    &item,
+                ))
+            }
+        };
+        specs.push(spec);
+    }
+    Ok(specs)
+}
+
+fn list_texts<R>(list: &Val, mut each: impl FnMut(u32, Text<'_>) -> Result<R>) -> Result<Vec<R>> {
+    if list.value_type() != ValueType::Object || !list.is_array() {
+        return Err(js::wrong_type("texts", "an instance of Array", list));
+    }
+    let n = list.array_len();
+    let mut out = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let item = list.element(i)?;
+        out.push(with_text(&format!("texts[{i}]"), &item, |t| each(i, t))?);
+    }
+    Ok(out)
+}
+
+#[cfg(feature = "inject-panic")]
+fn maybe_panic(entry: &str) {
+    super::maybe_panic(entry);
+}
+
+#[cfg(not(feature = "inject-panic"))]
+#[inline(always)]
+fn maybe_panic(_entry: &str) {}
+
+/// Marks objects made by this class's constructor, so a method never reinterprets another
+/// addon's (or another class's) wrapped pointer.
+const MATCHER_TAG: sys::napi_type_tag =
+    sys::napi_type_tag { lower: 0x7172_6e61_7469_7665, upper: 0x6d61_7463_6865_7231 };
+
+/// The arguments of one method call, up to three.
+struct Call {
+    env: sys::napi_env,
+    this: sys::napi_value,
+    args: [sys::napi_value; 3],
+}
+
+impl Call {
+    unsafe fn read(env: sys::napi_env, info: sys::napi_callback_info) -> Call {
+        let mut argc = 3;
+        let mut call = Call { env, this: std::ptr::null_mut(), args: [std::ptr::null_mut(); 3] };
+        unsafe {
+            sys::napi_get_cb_info(env, info, &mut argc, call.args.as_mut_ptr(), &mut call.this, std::ptr::null_mut())
+        };
+        call
+    }
+
+    fn arg(&self, i: usize) -> Val {
+        Val { env: self.env, raw: self.args[i] }
+    }
+
+    /// The receiver's matcher, or a `TypeError` when it is not a `Matcher`.
+    fn matcher(&self) -> Result<&Arc<Matcher>> {
+        let mut tagged = false;
+        let mut ptr = std::ptr::null_mut();
+        unsafe {
+            sys::napi_check_object_type_tag(self.env, self.this, &MATCHER_TAG, &mut tagged);
+            if tagged && sys::napi_unwrap(self.env, self.this, &mut ptr) == sys::Status::napi_ok && !ptr.is_null() {
+                return Ok(&*(ptr as *const Arc<Matcher>));
+            }
+        }
+        Err(Error::invalid_type("Matcher methods must be called on a Matcher (receiver is not a Matcher)"))
+    }
+}
+
+/// Runs one method body: a panic or error becomes a thrown JavaScript error.
+unsafe fn method(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+    body: impl FnOnce(&Call) -> Result<sys::napi_value>,
+) -> sys::napi_value {
+    let call = unsafe { Call::read(env, info) };
+    match catch_panic(|| body(&call)) {
+        Ok(value) => value,
+        Err(e) => {
+            unsafe { sys::napi_throw(env, js::error_value(env, &e)) };
+            std::ptr::null_mut()
+        }
+    }
+}
+
+fn status(s: sys::napi_status) -> Result<()> {
+    if s == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(Error::new(ErrorKind::Internal, format!("N-API call failed (status {s})")))
+    }
+}
+
+fn js_bool(env: sys::napi_env, b: bool) -> Result<sys::napi_value> {
+    let mut out = std::ptr::null_mut();
+    status(unsafe { sys::napi_get_boolean(env, b, &mut out) })?;
+    Ok(out)
+}
+
+fn js_i32(env: sys::napi_env, n: i32) -> Result<sys::napi_value> {
+    let mut out = std::ptr::null_mut();
+    status(unsafe { sys::napi_create_int32(env, n, &mut out) })?;
+    Ok(out)
+}
+
+fn js_u32(env: sys::napi_env, n: u32) -> Result<sys::napi_value> {
+    let mut out = std::ptr::null_mut();
+    status(unsafe { sys::napi_create_uint32(env, n, &mut out) })?;
+    Ok(out)
+}
+
+/// A typed array of `kind` holding `items` (copied once into a new ArrayBuffer).
+fn typed_array<T: Copy>(env: sys::napi_env, kind: sys::napi_typedarray_type, items: &[T]) -> Result<sys::napi_value> {
+    let bytes = std::mem::size_of_val(items);
+    let mut data = std::ptr::null_mut();
+    let mut buffer = std::ptr::null_mut();
+    let mut out = std::ptr::null_mut();
+    unsafe {
+        status(sys::napi_create_arraybuffer(env, bytes, &mut data, &mut buffer))?;
+        if bytes > 0 {
+            std::ptr::copy_nonoverlapping(items.as_ptr() as *const u8, data as *mut u8, bytes);
+        }
+        status(sys::napi_create_typedarray(env, kind, items.len(), buffer, 0, &mut out))?;
+    }
+    Ok(out)
+}
+
+unsafe extern "C" fn finalize_matcher(_env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
+    drop(unsafe { Box::from_raw(data as *mut Arc<Matcher>) });
+}
+
+/// `new Matcher(patterns, options?)`.
+unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            let mut new_target = std::ptr::null_mut();
+            sys::napi_get_new_target(env, info, &mut new_target);
+            if new_target.is_null() {
+                return Err(Error::invalid_type("Class constructor Matcher cannot be invoked without 'new'"));
+            }
+            maybe_panic("Matcher");
+            let options = call.arg(1);
+            let defaults = read_defaults(Some(options))?;
+            let specs = read_patterns(&call.arg(0), defaults)?;
+            let matcher = Box::into_raw(Box::new(Arc::new(Matcher::new(&specs)?)));
+            let wrapped = sys::napi_wrap(
+                env,
+                call.this,
+                matcher.cast(),
+                Some(finalize_matcher),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            if wrapped != sys::Status::napi_ok {
+                drop(Box::from_raw(matcher));
+                return Err(Error::new(ErrorKind::Internal, "could not attach the matcher to its object"));
+            }
+            status(sys::napi_type_tag_object(env, call.this, &MATCHER_TAG))?;
+            Ok(call.this)
+        })
+    }
+}
+
+unsafe extern "C" fn get_size(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe { method(env, info, |call| js_u32(env, call.matcher()?.len())) }
+}
+
+unsafe extern "C" fn test(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            maybe_panic("test");
+            let m = call.matcher()?;
+            js_bool(env, with_text("text", &call.arg(0), |t| Ok(m.test(t.bytes())))?)
+        })
+    }
+}
+
+unsafe extern "C" fn first(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            let m = call.matcher()?;
+            js_i32(env, with_text("text", &call.arg(0), |t| Ok(m.first(t.bytes()).map_or(-1, |i| i as i32)))?)
+        })
+    }
+}
+
+unsafe extern "C" fn matches(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            let m = call.matcher()?;
+            let found = with_text("text", &call.arg(0), |t| Ok(m.matches(t.bytes())))?;
+            typed_array(env, sys::TypedarrayType::uint32_array, &found)
+        })
+    }
+}
+
+unsafe extern "C" fn find_all(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            let m = call.matcher()?;
+            let (found, positions) = with_text("text", &call.arg(0), |t| {
+                let found = m.find_all(t.bytes())?;
+                let mut positions: Vec<usize> = found.iter().flat_map(|&(_, s, e)| [s, e]).collect();
+                if let Text::Str(s) = t {
+                    offsets::to_utf16(s, &mut positions);
+                }
+                Ok((found, positions))
+            })?;
+            let mut array = std::ptr::null_mut();
+            status(sys::napi_create_array_with_length(env, found.len(), &mut array))?;
+            for (i, (&(pattern, _, _), se)) in found.iter().zip(positions.chunks(2)).enumerate() {
+                let mut obj = std::ptr::null_mut();
+                status(sys::napi_create_object(env, &mut obj))?;
+                status(sys::napi_set_named_property(env, obj, c"pattern".as_ptr(), js_u32(env, pattern)?))?;
+                status(sys::napi_set_named_property(env, obj, c"start".as_ptr(), js_u32(env, se[0] as u32)?))?;
+                status(sys::napi_set_named_property(env, obj, c"end".as_ptr(), js_u32(env, se[1] as u32)?))?;
+                status(sys::napi_set_element(env, array, i as u32, obj))?;
+            }
+            Ok(array)
+        })
+    }
+}
+
+unsafe extern "C" fn test_many(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            maybe_panic("testMany");
+            let m = call.matcher()?;
+            let flags = list_texts(&call.arg(0), |_, t| Ok(m.test(t.bytes()) as u8))?;
+            typed_array(env, sys::TypedarrayType::uint8_array, &flags)
+        })
+    }
+}
+
+unsafe extern "C" fn first_many(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            let m = call.matcher()?;
+            let firsts = list_texts(&call.arg(0), |_, t| Ok(m.first(t.bytes()).map_or(-1, |i| i as i32)))?;
+            typed_array(env, sys::TypedarrayType::int32_array, &firsts)
+        })
+    }
+}
+
+unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    let call = unsafe { Call::read(env, info) };
+    let started = (|| -> std::result::Result<ScanTask, (Error, Option<Val>)> {
+        let matcher = call.matcher().map_err(|e| (e, None))?.clone();
+        let data_val = call.arg(0);
+        let wrong =
+            |v: &Val| (js::wrong_type("data", "of type string or an instance of Buffer or Uint8Array", v), None);
+        let source = match data_val.value_type() {
+            ValueType::String => ScanData::Text(data_val.get_string("data").map_err(|e| (e, None))?),
+            ValueType::Object => ScanData::Bytes(data_val.get_u8_array().ok_or_else(|| wrong(&data_val))?),
+            _ => return Err(wrong(&data_val)),
+        };
+        let mut signal_val = None;
+        if let Some(o) = js::options_object("options", Some(call.arg(1))).map_err(|e| (e, None))? {
+            signal_val = o.prop("signal").map_err(|e| (e, None))?;
+            if let Some(s) = &signal_val {
+                signal::check_shape(s).map_err(|e| (e, None))?;
+            }
+        }
+        let napi_env = Env::from_raw(env);
+        let watch = signal::watch(&napi_env, signal_val).map_err(|e| (e, signal_val))?;
+        Ok(ScanTask { matcher, data: source, watch })
+    })();
+    let value = match started {
+        Ok(task) => unsafe { AsyncTask::to_napi_value(env, AsyncTask::new(task)) },
+        Err((e, Some(sig))) if e.kind == ErrorKind::Aborted => unsafe {
+            let mut deferred = std::ptr::null_mut();
+            let mut promise = std::ptr::null_mut();
+            sys::napi_create_promise(env, &mut deferred, &mut promise);
+            sys::napi_reject_deferred(env, deferred, signal::aborted_value(env, &sig));
+            Ok(promise)
+        },
+        Err((e, _)) => js::rejected(env, &e),
+    };
+    value.unwrap_or(std::ptr::null_mut())
+}
+
+/// Defines the `Matcher` class on the module's exports.
+#[napi(module_exports)]
+pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
+    let env = exports.value().env;
+    type Callback = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value;
+    let method = |name: &'static std::ffi::CStr, f: Callback| sys::napi_property_descriptor {
+        utf8name: name.as_ptr(),
+        name: std::ptr::null_mut(),
+        method: Some(f),
+        getter: None,
+        setter: None,
+        value: std::ptr::null_mut(),
+        attributes: sys::PropertyAttributes::default,
+        data: std::ptr::null_mut(),
+    };
+    let mut size = method(c"size", get_size);
+    size.method = None;
+    size.getter = Some(get_size);
+    let properties = [
+        size,
+        method(c"test", test),
+        method(c"first", first),
+        method(c"matches", matches),
+        method(c"findAll", find_all),
+        method(c"testMany", test_many),
+        method(c"firstMany", first_many),
+        method(c"scanLines", scan_lines),
+    ];
+    let mut class = std::ptr::null_mut();
+    unsafe {
+        napi::check_status!(sys::napi_define_class(
+            env,
+            c"Matcher".as_ptr(),
+            7,
+            Some(construct),
+            std::ptr::null_mut(),
+            properties.len(),
+            properties.as_ptr(),
+            &mut class,
+        ))?;
+        napi::check_status!(sys::napi_set_named_property(env, exports.raw(), c"Matcher".as_ptr(), class))?;
+    }
+    Ok(())
+}
+
+/// What `scanLines` reads: the caller's Buffer (held, not copied) or a string's UTF-8.
+enum ScanData {
+    Bytes(Uint8Array),
+    Text(String),
+}
+
+pub struct ScanTask {
+    matcher: Arc<Matcher>,
+    data: ScanData,
+    watch: Option<SignalWatch>,
+}
+
+impl Task for ScanTask {
+    type Output = Result<Vec<u32>>;
+    type JsValue = Unknown<'static>;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(catch_panic(|| {
+            maybe_panic("scanLines");
+            let bytes: &[u8] = match &self.data {
+                ScanData::Bytes(b) => b,
+                ScanData::Text(t) => t.as_bytes(),
+            };
+            let flag = self.watch.as_ref().map(|w| w.flag.clone());
+            lines::scan_lines(&self.matcher, bytes, &|| flag.as_ref().map_or(Ok(()), |f| f.check()))
+        }))
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        let raw = env.raw();
+        if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
+            return Err(signal::abort_error(raw, self.watch.as_ref()));
+        }
+        match output {
+            Ok(list) => Ok(unsafe {
+                Unknown::from_raw_unchecked(raw, Uint32Array::to_napi_value(raw, Uint32Array::from(list))?)
+            }),
+            Err(e) if e.kind == ErrorKind::Aborted => Err(signal::abort_error(raw, self.watch.as_ref())),
+            Err(e) => Err(js::to_napi(raw, &e)),
+        }
+    }
+
+    fn finally(self, env: Env) -> napi::Result<()> {
+        if let Some(w) = self.watch {
+            w.release(env.raw());
+        }
+        Ok(())
+    }
+}
+
+/// One-off match: `pattern` compiled once and kept in a bounded cache (1024 patterns, least
+/// recently used out first), so calling this in a loop costs a look-up, not a compile.
+#[napi(ts_args_type = "pattern: string, text: Text, options?: MatcherOptions")]
+pub fn is_match(env: Env, pattern: Unknown, text: Unknown, options: Option<Unknown>) -> napi::Result<bool> {
+    sync_call(&env, || {
+        maybe_panic("isMatch");
+        let (kind, ci) = read_defaults(options.map(|o| Val::new(&env, o.raw())))?;
+        let p = Val::new(&env, pattern.raw());
+        let pattern = js::string_of("pattern", &p)?;
+        if pattern.len() > crate::matcher::MAX_PATTERN_BYTES {
+            return Err(Error::out_of_range(format!(
+                "The value of \"pattern\" is out of range. It must be at most {} bytes long. Received {} bytes",
+                crate::matcher::MAX_PATTERN_BYTES,
+                pattern.len()
+            )));
+        }
+        let matcher = OneOffCache::global().get(&pattern, kind, ci)?;
+        with_text("text", &Val::new(&env, text.raw()), |t| Ok(matcher.test(t.bytes())))
+    })
+}
+
+/// Options of `Matcher` and `isMatch`.
+// Declared for the TypeScript definitions only: options are read key by key.
+#[allow(dead_code)]
+#[napi(object)]
+pub struct MatcherOptions {
+    /// How plain-string patterns are read; default `'regex'` (Rust regex syntax, unanchored).
+    #[napi(ts_type = "Kind")]
+    pub kind: Option<String>,
+    /// Case-insensitive matching (ASCII folding for literals, Unicode for regexes); default false.
+    pub case_insensitive: Option<bool>,
+}
