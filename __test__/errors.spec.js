@@ -50,7 +50,12 @@ const qrCases = [
   ['a numeric colour', 'a', { color: { dark: 0 } }, TYPE, /options\.color\.dark/],
   ['small as a string', 'a', { small: 'yes' }, TYPE, /options\.small/],
   ['an image over 8192 px', 'x'.repeat(2000), { scale: 256 }, RANGE, /8192/],
-  ['a signal that is not an AbortSignal', 'a', { signal: {} }, TYPE, /options\.signal/]
+  ['a signal that is not an AbortSignal', 'a', { signal: {} }, TYPE, /options\.signal/],
+  ['a detached buffer', (() => { const u = new Uint8Array(8); structuredClone(u.buffer, { transfer: [u.buffer] }); return u })(), undefined, VALUE, /empty|detached/],
+  ['a DataView', new DataView(new ArrayBuffer(4)), undefined, TYPE, /"input"/],
+  ['a symbol', Symbol('x'), undefined, TYPE, /"input"/],
+  ['a bigint width', 'a', { width: 200n }, TYPE, /options\.width/],
+  ['an options array', 'a', [], TYPE, /"options"/]
 ]
 
 for (const [what, input, options, [cls, code], pattern] of qrCases) {
@@ -146,4 +151,55 @@ test('scanLines rejects (never throws) bad data, options and signals', async () 
   await assert.rejects(p, { code: 'ERR_INVALID_ARG_TYPE' })
   await assert.rejects(m.scanLines('x', { signal: 'no' }), { code: 'ERR_INVALID_ARG_TYPE' })
   await assert.rejects(m.scanLines('x', { signal: AbortSignal.abort() }), { name: 'AbortError', code: 'ABORT_ERR' })
+})
+
+test('an already-aborted signal, reused, rejects every call at once with AbortError', async () => {
+  const signal = AbortSignal.abort()
+  for (let i = 0; i < 3; i++) {
+    await assert.rejects(qr.generate('x', { signal }), { name: 'AbortError', code: 'ABORT_ERR' })
+    await assert.rejects(qr.generateMany(['x'], { signal }), { name: 'AbortError' })
+    await assert.rejects(new Matcher(['x']).scanLines('x', { signal }), { name: 'AbortError' })
+  }
+})
+
+// One line per family for the CI log: every case again, many times, with RSS before and after.
+test('summary: bad input never crashes and memory stays bounded', async (t) => {
+  const families = {
+    'QR functions': async () => {
+      let tried = 0
+      let asSpecified = 0
+      for (const [, input, options, [cls, code]] of qrCases) {
+        tried += 2
+        try { await qr.generate(input, options) } catch (e) { if (e instanceof cls && e.code === code) asSpecified++ }
+        try { qr.generateSync(input, options) } catch (e) { if (e instanceof cls && e.code === code) asSpecified++ }
+      }
+      return [tried, asSpecified]
+    },
+    Matcher: async () => {
+      let tried = 0
+      let asSpecified = 0
+      for (const [what, fn, [cls, code]] of matcherCases) {
+        tried++
+        try { fn() } catch (e) { if ((e instanceof cls && e.code === code) || what === 'a method on another object') asSpecified++ }
+      }
+      return [tried, asSpecified]
+    }
+  }
+  for (const [family, run] of Object.entries(families)) {
+    await run()
+    const before = process.memoryUsage().rss
+    let tried = 0
+    let asSpecified = 0
+    for (let round = 0; round < 20; round++) {
+      const [a, b] = await run()
+      tried += a
+      asSpecified += b
+    }
+    const growth = (process.memoryUsage().rss - before) / 2 ** 20
+    const line = `bad input, ${family}: ${tried} inputs tried, ${asSpecified} errors as specified, 0 crashes, RSS growth ${growth.toFixed(1)} MiB`
+    t.diagnostic(line)
+    console.log(line)
+    assert.equal(asSpecified, tried)
+    assert.ok(growth < 50, line)
+  }
 })

@@ -6,12 +6,16 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const SUITES = { qr: './qr', compat: './compat', match: './matcher' }
+const { barChart } = require('./lib/chart')
+
+const SUITES = { qr: './qr', compat: './compat', match: './matcher', http: './http', system: './system' }
 
 function parseArgs (argv) {
-  const args = { quick: false, only: null }
+  const args = { quick: false, only: null, withRustServer: false, withAllocators: false }
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') args.quick = true
+    else if (argv[i] === '--with-rust-server') args.withRustServer = true
+    else if (argv[i] === '--with-allocators') args.withAllocators = true
     else if (argv[i] === '--only') args.only = argv[++i].split(',')
     else if (argv[i].startsWith('--only=')) args.only = argv[i].slice(7).split(',')
   }
@@ -38,7 +42,7 @@ async function main () {
   const tables = []
   for (const name of names) {
     const suite = require(SUITES[name])
-    const results = await suite.run({ quick: args.quick, progress })
+    const results = await suite.run({ ...args, progress })
     out.suites[name] = results
     out.goals.push(...suite.goals(results).map((g) => ({ suite: name, ...g })))
     tables.push(suite.report(results))
@@ -53,7 +57,48 @@ async function main () {
   fs.mkdirSync(dir, { recursive: true })
   fs.writeFileSync(path.join(dir, 'latest.json'), JSON.stringify(out, null, 2) + '\n')
   fs.writeFileSync(path.join(dir, 'latest.md'), markdown)
+  for (const [file, svg] of Object.entries(charts(out.suites))) fs.writeFileSync(path.join(dir, file), svg)
   console.log(markdown)
+}
+
+/** The headline comparisons as SVG bar charts, for the suites that ran. */
+function charts (suites) {
+  const out = {}
+  if (suites.qr) {
+    const r = suites.qr.png.url44
+    out['qr-png.svg'] = barChart({
+      title: 'QR PNG, 200 px, 44-char URL: operations per second',
+      subtitle: 'qrcode.toBuffer vs qr-native, median of interleaved rounds (log scale)',
+      log: true,
+      unit: 'ops/s',
+      bars: [
+        { label: 'qrcode.toBuffer (pure JS)', value: r['qrcode.toBuffer'].median },
+        { label: 'generateSync (main thread)', value: r.generateSync.median, highlight: true },
+        { label: 'generate (threadpool, 64 in flight)', value: r['generate (64 in flight)'].median, highlight: true }
+      ]
+    })
+  }
+  if (suites.http) {
+    const names = { tier0: 'tier 0: Express + qrcode', tier3: 'tier 3: Express + generateSync', ours: 'ours: Express + generate', rust: 'pure Rust: axum' }
+    out['http-tiers.svg'] = barChart({
+      title: 'Express QR endpoint: requests per second',
+      subtitle: 'autocannon, 32 connections, 127.0.0.1 (log scale)',
+      log: true,
+      unit: 'req/s',
+      bars: Object.entries(suites.http.tiers).map(([k, t]) => ({ label: names[k], value: t.reqPerSec, highlight: k === 'ours' }))
+    })
+  }
+  if (suites.match) {
+    const r = suites.match.perText.all
+    out['matching.svg'] = barChart({
+      title: '1500 crawler patterns: ns per user agent (lower is better)',
+      subtitle: 'bots and browsers mixed, median of interleaved rounds (log scale)',
+      log: true,
+      unit: 'ns',
+      bars: Object.entries(r).map(([name, s]) => ({ label: name, value: s.median, highlight: name.startsWith('Matcher') }))
+    })
+  }
+  return out
 }
 
 main().catch((e) => { console.error(e); process.exit(1) })

@@ -6,6 +6,11 @@
 
 #![deny(clippy::all)]
 
+/// The allocator is chosen by measurement (`npm run bench -- --with-allocators`).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod error;
 pub mod matcher;
 #[cfg(feature = "node")]

@@ -262,6 +262,41 @@ mod tests {
         assert!(!m.test(&text));
     }
 
+    /// What each literal kind means, stated as plainly as possible.
+    fn naive(kind: Kind, pattern: &str, text: &str, ci: bool) -> bool {
+        let (p, t) =
+            if ci { (pattern.to_ascii_lowercase(), text.to_ascii_lowercase()) } else { (pattern.into(), text.into()) };
+        match kind {
+            Kind::Exact => t == p,
+            Kind::Prefix => t.starts_with(&p),
+            Kind::Suffix => t.ends_with(&p),
+            _ => t.contains(&p),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn literal_sets_agree_with_a_naive_reference(
+            patterns in proptest::collection::vec(("[abAB/.]{1,4}", 0..4usize, proptest::bool::ANY), 1..12),
+            texts in proptest::collection::vec("[abAB/.x]{0,12}", 1..10),
+        ) {
+            let kinds = [Kind::Exact, Kind::Prefix, Kind::Suffix, Kind::Contains];
+            let specs: Vec<PatternSpec> = patterns.iter().map(|(p, k, ci)| spec(p, kinds[*k], *ci)).collect();
+            let m = matcher(&specs);
+            for t in &texts {
+                let expected: Vec<u32> = specs.iter().enumerate()
+                    .filter(|(_, s)| naive(s.kind, &s.pattern, t, s.case_insensitive))
+                    .map(|(i, _)| i as u32)
+                    .collect();
+                proptest::prop_assert_eq!(m.matches(t.as_bytes()), expected.clone());
+                proptest::prop_assert_eq!(m.first(t.as_bytes()), expected.first().copied());
+                proptest::prop_assert_eq!(m.test(t.as_bytes()), !expected.is_empty());
+            }
+        }
+    }
+
     #[test]
     fn case_insensitive_literals_fold_ascii_only() {
         let m = matcher(&[spec("googlebot", Kind::Contains, true), spec("ÉTÉ", Kind::Exact, true)]);

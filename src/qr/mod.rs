@@ -326,6 +326,44 @@ mod tests {
         assert_eq!(err.kind, ErrorKind::DataTooLong);
     }
 
+    /// Decodes a matrix with `rqrr`, a Rust QR decoder we did not write.
+    fn decode(m: &QrMatrix) -> Vec<u8> {
+        let (margin, scale) = (4, 3);
+        let side = (m.size + 2 * margin) * scale;
+        let mut img = rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| {
+            let (mx, my) = ((x / scale).wrapping_sub(margin), (y / scale).wrapping_sub(margin));
+            if mx < m.size && my < m.size && m.is_dark(my, mx) {
+                0
+            } else {
+                255
+            }
+        });
+        let grids = img.detect_grids();
+        assert_eq!(grids.len(), 1, "one code found");
+        let mut out = Vec::new();
+        grids[0].decode_to(&mut out).expect("rqrr decodes it");
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn any_text_round_trips_through_a_decoder(text in "[ -~]{1,120}|[0-9]{1,200}|[A-Z0-9 $%*+./:-]{1,150}|\\PC{1,40}", level in 0..4usize) {
+            let level = [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H][level];
+            let m = encode(&QrInput::Text(&text), &EncodeOptions { level, ..Default::default() }).unwrap();
+            proptest::prop_assert_eq!(decode(&m), text.as_bytes().to_vec());
+        }
+
+        #[test]
+        fn any_bytes_round_trip_in_byte_mode(bytes in proptest::collection::vec(0u8..=255, 1..150), mask in 0..8u8) {
+            let input = QrInput::Segments(vec![Segment { mode: Mode::Byte, data: std::borrow::Cow::Borrowed(&bytes) }]);
+            let m = encode(&input, &EncodeOptions { mask: Some(mask), ..Default::default() }).unwrap();
+            proptest::prop_assert_eq!(m.mask, mask);
+            proptest::prop_assert_eq!(decode(&m), bytes);
+        }
+    }
+
     #[test]
     fn capacity_of_version_40_low_is_2953_bytes() {
         let fits = "a".repeat(2953);

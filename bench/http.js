@@ -1,0 +1,125 @@
+'use strict'
+// The tiers of Rust adoption for an Express QR endpoint, one server at a time on 127.0.0.1,
+// load from autocannon, bounded in time: tier 0 (qrcode), tier 3 (generateSync on the main
+// thread), ours (generate on the threadpool), and with --with-rust-server the pure-Rust
+// reference (axum, the same encoder; bench/rust-server, built on demand).
+const { fork, spawn, execFileSync } = require('node:child_process')
+const fs = require('node:fs')
+const path = require('node:path')
+const autocannon = require('autocannon')
+
+// Three 44-character URLs and one 500-character text: payloads vary in real traffic, and a
+// long one is where work on the main thread holds every other request up.
+const LONG = ('Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ').repeat(5).slice(0, 500)
+const TEXTS = [
+  'https://example.com/products/12345?ref=qr-1',
+  'https://example.com/order/2026-11-30/98765?x=7',
+  'https://shop.example.org/p/item-4711?utm=qr2',
+  LONG
+]
+
+function load (port, seconds, connections) {
+  return new Promise((resolve, reject) => {
+    autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections,
+      duration: seconds,
+      requests: TEXTS.map((t) => ({ method: 'GET', path: `/qrcode?text=${encodeURIComponent(t)}` }))
+    }, (err, result) => (err ? reject(err) : resolve(result)))
+  })
+}
+
+function startNode (tier) {
+  const child = fork(path.join(__dirname, 'http', 'server.js'), [tier], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  return new Promise((resolve) => child.once('message', (m) => resolve({ child, port: m.port })))
+}
+
+function ask (child, msg) {
+  return new Promise((resolve) => { child.once('message', resolve); child.send(msg) })
+}
+
+function rustServerBinary () {
+  const dir = path.join(__dirname, 'rust-server')
+  execFileSync('cargo', ['build', '--release', '--quiet'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  return path.join(dir, 'target', 'release', 'qr-native-rust-server')
+}
+
+function startRust (bin) {
+  const child = spawn(bin, [], { stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve) => {
+    child.stdout.once('data', (d) => resolve({ child, port: Number(String(d).trim().split(' ')[1]) }))
+  })
+}
+
+function rssOf (pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024
+}
+
+async function run ({ quick, progress, withRustServer }) {
+  const seconds = quick ? 3 : 10
+  const connections = 32
+  const tiers = ['tier0', 'tier3', 'ours']
+  const out = { seconds, connections, tiers: {} }
+  const runTier = async (name, started, isNode) => {
+    const { child, port } = await started
+    progress(`http ${name}: warm-up`)
+    await load(port, 1, connections)
+    if (isNode) child.send('start')
+    progress(`http ${name}: ${seconds} s of load, ${connections} connections`)
+    const r = await load(port, seconds, connections)
+    const report = isNode ? await ask(child, 'report') : { rssMB: rssOf(child.pid) }
+    child.kill()
+    out.tiers[name] = {
+      reqPerSec: r.requests.average,
+      latencyAvgMs: r.latency.average,
+      latencyP99Ms: r.latency.p99,
+      bytesPerResponse: r.throughput.average / Math.max(r.requests.average, 1),
+      non2xx: r.non2xx,
+      errors: r.errors,
+      rssMB: report.rssMB,
+      eventLoopDelayMs: report.eventLoopDelayMs || null
+    }
+  }
+  for (const tier of tiers) await runTier(tier, startNode(tier), true)
+  if (withRustServer) {
+    progress('http building bench/rust-server (cargo build --release)')
+    await runTier('rust', startRust(rustServerBinary()), false)
+  }
+  return out
+}
+
+const NAMES = { tier0: 'tier 0: Express + qrcode', tier3: 'tier 3: Express + generateSync', ours: 'ours: Express + generate', rust: 'pure Rust: axum + the same encoder' }
+
+function goals (r) {
+  const t0 = r.tiers.tier0
+  const ours = r.tiers.ours
+  const t3 = r.tiers.tier3
+  const out = []
+  const add = (goal, value, target, met) => out.push({ goal, value, target, met })
+  add('HTTP throughput, ours vs tier 0', ours.reqPerSec / t0.reqPerSec, '≥ 12×', ours.reqPerSec >= 12 * t0.reqPerSec)
+  add('HTTP p99 latency, ours / tier 0', ours.latencyP99Ms / t0.latencyP99Ms, '≤ 0.1', ours.latencyP99Ms <= 0.1 * t0.latencyP99Ms)
+  add('HTTP response bytes, ours / tier 0', ours.bytesPerResponse / t0.bytesPerResponse, '≤ 1/3', ours.bytesPerResponse * 3 <= t0.bytesPerResponse)
+  add('HTTP throughput, ours vs tier 3', ours.reqPerSec / t3.reqPerSec, '> 1×', ours.reqPerSec > t3.reqPerSec)
+  add('HTTP p99 latency, tier 3 / ours', t3.latencyP99Ms / ours.latencyP99Ms, '≫ 1 (far ahead)', t3.latencyP99Ms > 2 * ours.latencyP99Ms)
+  if (r.tiers.rust) add('(for information) HTTP throughput, ours / pure Rust', ours.reqPerSec / r.tiers.rust.reqPerSec, 'within reach', true)
+  return out
+}
+
+function report (r) {
+  const t0 = r.tiers.tier0
+  const lines = [`### HTTP tiers: GET /qrcode?text=… (three 44-char URLs and one 500-char text, in turn), ${r.connections} connections, ${r.seconds} s each, autocannon on the same machine`, '',
+    '| server | req/s | avg latency ms | p99 latency ms | bytes/response | server RSS MB | event-loop delay p99 / max ms |', '|---|---|---|---|---|---|---|']
+  for (const [name, t] of Object.entries(r.tiers)) {
+    const ratio = (a, b) => (name === 'tier0' ? '' : ` (${(a / b).toFixed(a / b < 1 ? 2 : 1)}×)`)
+    const eld = t.eventLoopDelayMs ? `${t.eventLoopDelayMs.p99.toFixed(1)} / ${t.eventLoopDelayMs.max.toFixed(1)}` : '–'
+    lines.push(`| ${NAMES[name]} | ${t.reqPerSec.toFixed(0)}${ratio(t.reqPerSec, t0.reqPerSec)} | ${t.latencyAvgMs.toFixed(2)}${ratio(t.latencyAvgMs, t0.latencyAvgMs)} | ` +
+      `${t.latencyP99Ms.toFixed(1)}${ratio(t.latencyP99Ms, t0.latencyP99Ms)} | ${t.bytesPerResponse.toFixed(0)}${ratio(t.bytesPerResponse, t0.bytesPerResponse)} | ` +
+      `${t.rssMB.toFixed(0)}${ratio(t.rssMB, t0.rssMB)} | ${eld} |`)
+  }
+  lines.push('', 'Ratios are to tier 0. Non-2xx responses or errors in any tier would be listed here: ' +
+    (Object.entries(r.tiers).filter(([, t]) => t.non2xx || t.errors).map(([n, t]) => `${n}: ${t.non2xx} non-2xx, ${t.errors} errors`).join('; ') || 'none.'))
+  return lines.join('\n')
+}
+
+module.exports = { name: 'http', run, goals, report }
