@@ -1,7 +1,11 @@
 //! AbortSignal support with Node's semantics: an aborted signal rejects at once with an
 //! `AbortError` (`code: 'ABORT_ERR'`, `cause: signal.reason`); aborting later sets a flag the
-//! threadpool task reads before (and, for long tasks, while) it works. The listener is
-//! removed when the task settles, so a signal reused across many calls does not grow.
+//! threadpool task reads before (and, for long tasks, while) it works.
+//!
+//! A signal gets one listener, however many calls share it: the flag is attached to the
+//! signal itself (`napi_wrap`, marked with a type tag so it is never confused with another
+//! addon's data). A signal something else already wraps gets a listener per call instead,
+//! removed when the call settles.
 
 use super::js::Val;
 use crate::error::{Error, Result};
@@ -29,12 +33,75 @@ impl AbortFlag {
     }
 }
 
-/// The listener registration: references to the signal and the listener, released on the
-/// main thread when the task settles.
+/// A call's view of its signal: the flag, a reference to the signal (for `reason`), and the
+/// per-call listener to remove when the signal could not carry a shared one.
 pub struct SignalWatch {
     pub flag: AbortFlag,
     signal: sys::napi_ref,
-    listener: sys::napi_ref,
+    listener: Option<sys::napi_ref>,
+}
+
+/// Marks signals that carry this addon's shared flag.
+const SIGNAL_TAG: sys::napi_type_tag =
+    sys::napi_type_tag { lower: 0x7172_6e61_7469_7665, upper: 0x7369_676e_616c_2d31 };
+
+unsafe extern "C" fn drop_shared_flag(_env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
+    drop(unsafe { Box::from_raw(data as *mut Arc<AtomicBool>) });
+}
+
+/// A listener function that sets `flag`.
+unsafe fn listener_for(env: sys::napi_env, flag: &AbortFlag) -> sys::napi_value {
+    let data = Arc::into_raw(flag.0.clone()) as *mut std::ffi::c_void;
+    let mut listener = ptr::null_mut();
+    unsafe {
+        sys::napi_create_function(env, c"onAbort".as_ptr(), 7, Some(on_abort), data, &mut listener);
+        sys::napi_add_finalizer(env, listener, data, Some(drop_flag), ptr::null_mut(), ptr::null_mut());
+    }
+    listener
+}
+
+fn add_listener(signal: &Val, listener: sys::napi_value) -> bool {
+    let mut event = ptr::null_mut();
+    unsafe { sys::napi_create_string_utf8(signal.env, c"abort".as_ptr(), 5, &mut event) };
+    call_method(signal, c"addEventListener", &[event, listener])
+}
+
+/// The flag this signal carries for every call, attaching it (and its one listener) on first
+/// use; `None` when the signal is wrapped by something else.
+fn shared_flag(signal: &Val) -> Option<AbortFlag> {
+    let env = signal.env;
+    unsafe {
+        let mut tagged = false;
+        sys::napi_check_object_type_tag(env, signal.raw, &SIGNAL_TAG, &mut tagged);
+        if tagged {
+            let mut data = ptr::null_mut();
+            if sys::napi_unwrap(env, signal.raw, &mut data) == sys::Status::napi_ok && !data.is_null() {
+                return Some(AbortFlag((*(data as *const Arc<AtomicBool>)).clone()));
+            }
+            return None;
+        }
+        let flag = AbortFlag::default();
+        let boxed = Box::into_raw(Box::new(flag.0.clone()));
+        let wrapped =
+            sys::napi_wrap(env, signal.raw, boxed.cast(), Some(drop_shared_flag), ptr::null_mut(), ptr::null_mut());
+        if wrapped != sys::Status::napi_ok {
+            drop(Box::from_raw(boxed));
+            return None;
+        }
+        // Tag after wrapping, so a tag always means our wrap; undo the wrap if tagging fails.
+        if sys::napi_type_tag_object(env, signal.raw, &SIGNAL_TAG) != sys::Status::napi_ok {
+            let mut data = ptr::null_mut();
+            sys::napi_remove_wrap(env, signal.raw, &mut data);
+            if !data.is_null() {
+                drop(Box::from_raw(data as *mut Arc<AtomicBool>));
+            }
+            return None;
+        }
+        if !add_listener(signal, listener_for(env, &flag)) {
+            return None;
+        }
+        Some(flag)
+    }
 }
 
 // The raw references are only touched on the JavaScript thread (in `release`), never in
@@ -87,23 +154,23 @@ pub fn watch(env: &Env, signal: Option<Val>) -> Result<Option<SignalWatch>> {
     if signal.prop("aborted")?.and_then(|a| a.get_bool()).unwrap_or(false) {
         return Err(Error::aborted());
     }
-    let flag = AbortFlag::default();
     let raw_env = env.raw();
+    let mut signal_ref = ptr::null_mut();
+    unsafe { sys::napi_create_reference(raw_env, signal.raw, 1, &mut signal_ref) };
+    if let Some(flag) = shared_flag(&signal) {
+        return Ok(Some(SignalWatch { flag, signal: signal_ref, listener: None }));
+    }
+    // The signal is someone else's wrapped object: a listener of this call's own.
+    let flag = AbortFlag::default();
     unsafe {
-        let data = Arc::into_raw(flag.0.clone()) as *mut std::ffi::c_void;
-        let mut listener = ptr::null_mut();
-        sys::napi_create_function(raw_env, c"onAbort".as_ptr(), 7, Some(on_abort), data, &mut listener);
-        sys::napi_add_finalizer(raw_env, listener, data, Some(drop_flag), ptr::null_mut(), ptr::null_mut());
-        let mut event = ptr::null_mut();
-        sys::napi_create_string_utf8(raw_env, c"abort".as_ptr(), 5, &mut event);
-        if !call_method(&signal, c"addEventListener", &[event, listener]) {
+        let listener = listener_for(raw_env, &flag);
+        if !add_listener(&signal, listener) {
+            sys::napi_delete_reference(raw_env, signal_ref);
             return Err(Error::new(crate::error::ErrorKind::Internal, "could not listen to options.signal"));
         }
-        let mut signal_ref = ptr::null_mut();
         let mut listener_ref = ptr::null_mut();
-        sys::napi_create_reference(raw_env, signal.raw, 1, &mut signal_ref);
         sys::napi_create_reference(raw_env, listener, 1, &mut listener_ref);
-        Ok(Some(SignalWatch { flag, signal: signal_ref, listener: listener_ref }))
+        Ok(Some(SignalWatch { flag, signal: signal_ref, listener: Some(listener_ref) }))
     }
 }
 
@@ -119,20 +186,22 @@ impl SignalWatch {
         }
     }
 
-    /// Removes the listener and drops both references (main thread only).
+    /// Removes a per-call listener, if any, and drops the references (main thread only).
     pub fn release(self, env: sys::napi_env) {
         unsafe {
-            let mut signal = ptr::null_mut();
-            let mut listener = ptr::null_mut();
-            sys::napi_get_reference_value(env, self.signal, &mut signal);
-            sys::napi_get_reference_value(env, self.listener, &mut listener);
-            if !signal.is_null() && !listener.is_null() {
-                let mut event = ptr::null_mut();
-                sys::napi_create_string_utf8(env, c"abort".as_ptr(), 5, &mut event);
-                call_method(&Val { env, raw: signal }, c"removeEventListener", &[event, listener]);
+            if let Some(listener_ref) = self.listener {
+                let mut signal = ptr::null_mut();
+                let mut listener = ptr::null_mut();
+                sys::napi_get_reference_value(env, self.signal, &mut signal);
+                sys::napi_get_reference_value(env, listener_ref, &mut listener);
+                if !signal.is_null() && !listener.is_null() {
+                    let mut event = ptr::null_mut();
+                    sys::napi_create_string_utf8(env, c"abort".as_ptr(), 5, &mut event);
+                    call_method(&Val { env, raw: signal }, c"removeEventListener", &[event, listener]);
+                }
+                sys::napi_delete_reference(env, listener_ref);
             }
             sys::napi_delete_reference(env, self.signal);
-            sys::napi_delete_reference(env, self.listener);
         }
     }
 }
