@@ -39,18 +39,29 @@ async function main () {
     suites: {},
     goals: []
   }
-  const tables = []
+  // A filtered run (--only) updates its suites in the last results and keeps the others.
+  const file = path.join(__dirname, 'results', 'latest.json')
+  if (args.only && fs.existsSync(file)) {
+    const previous = JSON.parse(fs.readFileSync(file, 'utf8'))
+    out.suites = previous.suites || {}
+    out.measuredAt = previous.measuredAt || {}
+  }
+  out.measuredAt = out.measuredAt || {}
   for (const name of names) {
+    out.suites[name] = await require(SUITES[name]).run({ ...args, progress })
+    out.measuredAt[name] = out.date
+  }
+  const tables = []
+  for (const name of Object.keys(SUITES).filter((n) => out.suites[n])) {
     const suite = require(SUITES[name])
-    const results = await suite.run({ ...args, progress })
-    out.suites[name] = results
-    out.goals.push(...suite.goals(results).map((g) => ({ suite: name, ...g })))
-    tables.push(suite.report(results))
+    out.goals.push(...suite.goals(out.suites[name]).map((g) => ({ suite: name, ...g })))
+    tables.push(suite.report(out.suites[name]))
   }
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
   const goalLines = ['### Goals', '', '| goal | measured | target | |', '|---|---|---|---|',
     ...out.goals.map((g) => `| ${g.goal} | ${typeof g.value === 'number' ? g.value.toFixed(g.value < 1 ? 3 : 1) : g.value} | ${g.target} | ${g.met ? 'met' : '**not met**'} |`)]
-  const header = `Measured ${out.date.slice(0, 10)} on ${out.machine.cpus} × ${out.machine.model}, Node ${out.versions.node}` +
+  const reran = args.only ? ` (${names.join(', ')} rerun; the rest from the previous run)` : ''
+  const header = `Measured ${out.date.slice(0, 10)}${reran} on ${out.machine.cpus} × ${out.machine.model}, Node ${out.versions.node}` +
     `${args.quick ? ' (--quick)' : ''}. Reproduce: \`npm run bench\`.`
   const markdown = [header, '', ...tables.flatMap((t) => [t, '']), ...goalLines, ''].join('\n')
   const dir = path.join(__dirname, 'results')
@@ -79,13 +90,13 @@ function charts (suites) {
     })
   }
   if (suites.http) {
-    const names = { tier0: 'tier 0: Express + qrcode', tier3: 'tier 3: Express + generateSync', ours: 'ours: Express + generate', rust: 'pure Rust: axum' }
+    const names = { tier0: 'tier 0: Express + qrcode', tier3: 'tier 3: Express + generateSync', ours: 'ours: Express + generate', oursSpare: 'ours, cores − 1 pool threads', rust: 'pure Rust: axum' }
     out['http-tiers.svg'] = barChart({
       title: 'Express QR endpoint: requests per second',
       subtitle: 'autocannon, 32 connections, 127.0.0.1 (log scale)',
       log: true,
       unit: 'req/s',
-      bars: Object.entries(suites.http.tiers).map(([k, t]) => ({ label: names[k], value: t.reqPerSec, highlight: k === 'ours' }))
+      bars: Object.entries(suites.http.tiers).map(([k, t]) => ({ label: names[k], value: t.reqPerSec, highlight: k.startsWith('ours') }))
     })
   }
   if (suites.match) {
