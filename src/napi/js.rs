@@ -352,11 +352,16 @@ pub fn to_napi(env: sys::napi_env, err: &Error) -> napi::Error {
 
 /// A promise already rejected with `err` (async functions never throw).
 pub fn rejected(env: sys::napi_env, err: &Error) -> napi::Result<sys::napi_value> {
+    rejected_with(env, error_value(env, err))
+}
+
+/// A promise already rejected with the JavaScript value `reason`.
+pub fn rejected_with(env: sys::napi_env, reason: sys::napi_value) -> napi::Result<sys::napi_value> {
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
     unsafe {
         napi::check_status!(sys::napi_create_promise(env, &mut deferred, &mut promise))?;
-        napi::check_status!(sys::napi_reject_deferred(env, deferred, error_value(env, err)))?;
+        napi::check_status!(sys::napi_reject_deferred(env, deferred, reason))?;
     }
     Ok(promise)
 }

@@ -452,13 +452,7 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
     })();
     let value = match started {
         Ok(task) => unsafe { AsyncTask::to_napi_value(env, AsyncTask::new(task)) },
-        Err((e, Some(sig))) if e.kind == ErrorKind::Aborted => unsafe {
-            let mut deferred = std::ptr::null_mut();
-            let mut promise = std::ptr::null_mut();
-            sys::napi_create_promise(env, &mut deferred, &mut promise);
-            sys::napi_reject_deferred(env, deferred, signal::aborted_value(env, &sig));
-            Ok(promise)
-        },
+        Err((e, Some(sig))) if e.kind == ErrorKind::Aborted => js::rejected_with(env, signal::aborted_value(env, &sig)),
         Err((e, _)) => js::rejected(env, &e),
     };
     value.unwrap_or(std::ptr::null_mut())

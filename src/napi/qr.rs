@@ -353,13 +353,7 @@ fn spawn(
         Ok(task) => unsafe {
             napi::bindgen_prelude::AsyncTask::to_napi_value(raw, napi::bindgen_prelude::AsyncTask::new(task))?
         },
-        Err((_, Some(abort_value))) => unsafe {
-            let mut deferred = std::ptr::null_mut();
-            let mut promise = std::ptr::null_mut();
-            napi::check_status!(sys::napi_create_promise(raw, &mut deferred, &mut promise))?;
-            napi::check_status!(sys::napi_reject_deferred(raw, deferred, abort_value))?;
-            promise
-        },
+        Err((_, Some(abort_value))) => js::rejected_with(raw, abort_value)?,
         Err((e, None)) => js::rejected(raw, &e)?,
     };
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
