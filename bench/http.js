@@ -1,6 +1,7 @@
 'use strict'
 // The tiers of Rust adoption for an Express QR endpoint, one server at a time on 127.0.0.1,
-// load from autocannon, bounded in time: tier 0 (qrcode), tier 3 (generateSync on the main
+// load from wrk where installed (a C client: it leaves more of a small machine to the
+// server), else autocannon, bounded in time: tier 0 (qrcode), tier 3 (generateSync on the main
 // thread), ours (generate on the threadpool), and with --with-rust-server the pure-Rust
 // reference (axum, the same encoder; bench/rust-server, built on demand).
 const { fork, spawn, execFileSync } = require('node:child_process')
@@ -19,7 +20,37 @@ const TEXTS = [
   LONG
 ]
 
+const WRK = (() => {
+  try { return execFileSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' }).trim() || null } catch { return null }
+})()
+
+/** wrk with a script cycling through TEXTS; the same fields as autocannon's result. */
+function loadWrk (port, seconds, connections) {
+  const script = path.join(require('node:os').tmpdir(), `qr-native-wrk-${process.pid}.lua`)
+  const paths = TEXTS.map((t) => `"/qrcode?text=${encodeURIComponent(t)}"`).join(', ')
+  fs.writeFileSync(script, `local paths = { ${paths} }\n` + String.raw`local i = 0
+request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("WRK %d %d %f %f %f %d %d\n", summary.requests, summary.bytes, summary.duration / 1e6,
+    latency.mean / 1000, latency:percentile(99) / 1000, e.status, e.connect + e.read + e.write + e.timeout))
+end
+`)
+  const out = execFileSync(WRK, ['-t', '1', '-c', String(connections), '-d', `${seconds}s`, '-s', script, `http://127.0.0.1:${port}`], { encoding: 'utf8' })
+  fs.rmSync(script, { force: true })
+  const [requests, bytes, secs, mean, p99, non2xx, errors] = out.slice(out.indexOf('WRK ') + 4).split('\n')[0].split(' ').map(Number)
+  const r = { requests, bytes, seconds: secs, mean, p99, non2xx, errors }
+  return {
+    requests: { average: r.requests / r.seconds },
+    latency: { average: r.mean, p99: r.p99 },
+    throughput: { average: r.bytes / r.seconds },
+    non2xx: r.non2xx,
+    errors: r.errors
+  }
+}
+
 function load (port, seconds, connections) {
+  if (WRK) return Promise.resolve(loadWrk(port, seconds, connections))
   return new Promise((resolve, reject) => {
     autocannon({
       url: `http://127.0.0.1:${port}`,
@@ -61,7 +92,7 @@ async function run ({ quick, progress, withRustServer }) {
   const seconds = quick ? 3 : 10
   const connections = 32
   const tiers = ['tier0', 'tier3', 'ours']
-  const out = { seconds, connections, tiers: {} }
+  const out = { seconds, connections, client: WRK ? 'wrk (1 thread)' : 'autocannon', tiers: {} }
   const runTier = async (name, started, isNode) => {
     const { child, port } = await started
     progress(`http ${name}: warm-up`)
@@ -122,7 +153,7 @@ function goals (r) {
 
 function report (r) {
   const t0 = r.tiers.tier0
-  const lines = [`### HTTP tiers: GET /qrcode?text=… (three 44-char URLs and one 500-char text, in turn), ${r.connections} connections, ${r.seconds} s each, autocannon on the same machine`, '',
+  const lines = [`### HTTP tiers: GET /qrcode?text=… (three 44-char URLs and one 500-char text, in turn), ${r.connections} connections, ${r.seconds} s each, ${r.client || 'autocannon'} on the same machine`, '',
     '| server | req/s | avg latency ms | p99 latency ms | bytes/response | server RSS MB | event-loop delay p99 / max ms |', '|---|---|---|---|---|---|---|']
   for (const [name, t] of Object.entries(r.tiers)) {
     const ratio = (a, b) => (name === 'tier0' ? '' : ` (${(a / b).toFixed(a / b < 1 ? 2 : 1)}×)`)
