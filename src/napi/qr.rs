@@ -336,7 +336,8 @@ fn spawn(
 ) -> napi::Result<Unknown<'static>> {
     let raw = env.raw();
     let options = options.map(|o| Val::new(env, o.raw()));
-    let started = (|| {
+    // Failures carry the abort error's value when the signal had already aborted.
+    let started = (|| -> std::result::Result<QrTask, (Error, Option<sys::napi_value>)> {
         let (settings, signal_val) = read_options(options, default_format)?;
         let job = make(&settings)?;
         let watch = match signal::watch(env, signal_val) {
@@ -348,7 +349,6 @@ fn spawn(
         };
         Ok(QrTask { job, settings, watch, kanji: None, compat: false })
     })();
-    let started = started.map_err(|e: (Error, Option<sys::napi_value>)| e);
     let value = match started {
         Ok(task) => unsafe {
             napi::bindgen_prelude::AsyncTask::to_napi_value(raw, napi::bindgen_prelude::AsyncTask::new(task))?
