@@ -138,6 +138,78 @@ describe('every kind, with and without caseInsensitive, against a JS reference',
   })
 })
 
+describe('one literal: strings answered in JavaScript, exactly as native answers', () => {
+  const native = Object.getPrototypeOf(Matcher.prototype) // the addon's own class
+  const { __matcherLiteral } = require('..')
+  // Literal shapes of every kind, and texts that probe folding, non-ASCII and emptiness.
+  const SHAPES = [
+    ['exact', 'Bot-1'], ['prefix', 'Bot-1'], ['suffix', 'Bot-1'], ['contains', 'Bot-1'], ['contains', 'é😀'],
+    ['contains', ''], ['exact', ''], ['contains', 'a\uFFFDb'],
+    ['glob', 'bot'], ['glob', 'bot*'], ['glob', '*.php'], ['glob', '*bot*'],
+    ['regex', 'bot'], ['regex', '^curl/'], ['regex', 'bot$'], ['regex', '^a\\.b$'], ['regex', ''], ['regex', 'sk']
+  ]
+  const PIECES = ['bot', 'BOT', 'Bot-1', 'bOT-1', 'curl/', 'CURL/', 'a.b', 'A.B', 'sk', 'SK', '\u212A', '\u017F',
+    '\u0131', '\u0130', 'ß', 'é', 'É', '😀', 'a\uFFFDb', '.php', '.PHP', ' ', '']
+  const rand = rng(99)
+  const texts = [...PIECES]
+  for (let i = 0; i < 600; i++) texts.push(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => PIECES[Math.floor(rand() * PIECES.length)]).join(''))
+
+  for (const ci of [false, true]) {
+    test(`every literal shape${ci ? ', case-insensitive' : ''}: strings agree with Buffers (native) and with JS`, () => {
+      let viaJs = 0
+      for (const [kind, pattern] of SHAPES) {
+        const m = new Matcher([pattern], { kind, caseInsensitive: ci })
+        if (__matcherLiteral.call(m) !== null) viaJs++
+        for (const t of texts) {
+          const bytes = Buffer.from(t)
+          const expected = native.test.call(m, bytes)
+          const label = `${kind} ${JSON.stringify(pattern)} on ${JSON.stringify(t)}`
+          assert.equal(m.test(t), expected, label)
+          assert.equal(m.first(t), expected ? 0 : -1, label)
+          assert.deepEqual([...m.matches(t)], expected ? [0] : [], label)
+          assert.equal(native.test.call(m, t), expected, label) // native on the string, too
+          if (kind !== 'regex' && kind !== 'glob' && (!ci || [...pattern].every((c) => c.charCodeAt(0) < 128))) {
+            assert.equal(m.test(t), REFERENCE[kind](pattern, ci).test(t), label)
+          }
+        }
+      }
+      // Every shape but a case-insensitive non-ASCII literal (Unicode folding: a regex) is a literal.
+      assert.equal(viaJs, ci ? SHAPES.length - 2 : SHAPES.length)
+    })
+  }
+
+  test('the JS path is taken for one literal on a well-formed string, native for the rest', (t) => {
+    // How often `fn` calls String.prototype[method] (the comparison the JS path makes).
+    const jsCalls = (method, fn) => {
+      const spy = t.mock.method(String.prototype, method)
+      try { fn() } finally { spy.mock.restore() }
+      return spy.mock.callCount()
+    }
+    const contains = new Matcher(['bot'], { kind: 'contains' })
+    const prefix = new Matcher(['^curl/'])
+    const suffix = new Matcher(['*.php'], { kind: 'glob' })
+    assert.equal(jsCalls('includes', () => assert.equal(contains.test('robot'), true)), 1)
+    assert.equal(jsCalls('startsWith', () => assert.equal(prefix.first('curl/8'), 0)), 1)
+    assert.equal(jsCalls('endsWith', () => assert.deepEqual([...suffix.matches('/a.php')], [0])), 1)
+    // Bytes, a lone surrogate (native's error) and a wrong type go to native.
+    assert.equal(jsCalls('includes', () => assert.equal(contains.test(Buffer.from('robot')), true)), 0)
+    assert.equal(jsCalls('startsWith', () => assert.equal(prefix.first(new Uint8Array([99, 117, 114, 108, 47])), 0)), 0)
+    assert.equal(jsCalls('includes', () => assert.throws(() => contains.test('bot\uD800'),
+      { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE', message: /lone UTF-16 surrogate at index 3/ })), 0)
+    assert.equal(jsCalls('includes', () => assert.throws(() => contains.matches(42), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' })), 0)
+    assert.equal(__matcherLiteral.call(new Matcher(['bot\\d'])), null)
+    assert.equal(__matcherLiteral.call(new Matcher(['bot', 'crawl'], { kind: 'contains' })), null)
+    assert.deepEqual({ ...__matcherLiteral.call(contains) }, { place: 'contains', text: 'bot', caseInsensitive: false })
+  })
+
+  test('a method called on another object still fails as native does', () => {
+    assert.throws(() => Matcher.prototype.test.call({}, 'x'), TypeError)
+    assert.throws(() => Matcher.prototype.first.call(undefined, 'x'), TypeError)
+    const { test: detached } = new Matcher(['x'], { kind: 'exact' })
+    assert.throws(() => detached('x'), TypeError)
+  })
+})
+
 describe('findAll and offsets', () => {
   test('matches each pattern left to right like String.prototype.matchAll', () => {
     const patterns = ['a+', 'ab', 'b.']

@@ -37,6 +37,24 @@ test('literal patterns of every kind agree with RegExp, with and without case', 
     }), { numRuns: 400 })
 })
 
+test('one literal answers a string in JS exactly as native answers its bytes', () => {
+  // One-literal matchers answer strings in JavaScript (index.js); Buffers always go to native.
+  const native = Object.getPrototypeOf(Matcher.prototype)
+  const wide = fc.constantFrom('a', 'B', 's', 'S', 'k', '\u212A', '\u017F', '\u0131', '\u0130', 'é', 'É', '😀', '\uFFFD', '.', '*', '^', '$')
+  fc.assert(fc.property(
+    fc.string({ unit: wide, maxLength: 3 }), fc.constantFrom('exact', 'prefix', 'suffix', 'contains', 'regex'), fc.boolean(),
+    fc.array(fc.string({ unit: wide, maxLength: 8 }), { minLength: 1, maxLength: 10 }),
+    (literal, kind, ci, texts) => {
+      const pattern = kind === 'regex' ? escapeRe(literal) : literal
+      const m = new Matcher([pattern], { kind, caseInsensitive: ci })
+      for (const t of texts) {
+        const expected = native.test.call(m, Buffer.from(t))
+        assert.equal(m.test(t), expected, `${kind} ${JSON.stringify(pattern)} ci=${ci} on ${JSON.stringify(t)}`)
+        assert.equal(m.first(t), expected ? 0 : -1)
+      }
+    }), { numRuns: 1000 })
+})
+
 test('globs agree with their RegExp translation', () => {
   const globPart = fc.oneof(word, fc.constant('*'), fc.constant('?'), fc.constant('[ab]'), fc.constant('[!a]'))
   const toRe = (g) => new RegExp('^' + g.map((x) => (x === '*' ? '[\\s\\S]*' : x === '?' ? '[\\s\\S]' : x === '[ab]' ? '[ab]' : x === '[!a]' ? '[^a]' : escapeRe(x))).join('') + '$')

@@ -17,7 +17,8 @@ pub mod regex_set;
 use crate::error::{Error, ErrorKind, Result};
 use literal::{Anchor, ContainsSet, LengthIndex};
 pub use pattern::Kind;
-use pattern::{Place, Plan};
+pub use pattern::Place;
+use pattern::Plan;
 use regex_set::RegexGroup;
 use rustc_hash::FxHashMap;
 
@@ -45,6 +46,17 @@ pub struct Matcher {
     suffix: [LengthIndex; 2],
     contains: [Option<ContainsSet>; 2],
     regex: Option<RegexGroup>,
+    /// The plan of a matcher of exactly one literal pattern: callers may then answer
+    /// `test` with a plain string comparison of their own and skip the call into native.
+    sole_literal: Option<SoleLiteral>,
+}
+
+/// The one literal of a one-pattern matcher. `ci`: ASCII case-insensitive (`text` is ASCII).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SoleLiteral {
+    pub place: Place,
+    pub text: String,
+    pub ci: bool,
 }
 
 fn invalid(index: usize, pattern: &str, message: &str) -> Error {
@@ -70,6 +82,7 @@ impl Matcher {
             suffix: [LengthIndex::new(Anchor::End, false), LengthIndex::new(Anchor::End, true)],
             contains: [None, None],
             regex: None,
+            sole_literal: None,
         };
         let mut contains: [Vec<(String, u32)>; 2] = [Vec::new(), Vec::new()];
         let mut regexes = Vec::new();
@@ -83,6 +96,9 @@ impl Matcher {
             let plan = pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive)
                 .map_err(|message| invalid(i, &spec.pattern, &message))?;
             let index = i as u32;
+            if let (1, Plan::Literal { place, text, ci }) = (specs.len(), &plan) {
+                m.sole_literal = Some(SoleLiteral { place: *place, text: text.clone(), ci: *ci });
+            }
             match plan {
                 Plan::Literal { place, text, ci } => match place {
                     Place::Exact => m.exact[ci as usize].insert(&text, index),
@@ -117,6 +133,11 @@ impl Matcher {
 
     pub fn is_empty(&self) -> bool {
         self.size == 0
+    }
+
+    /// The literal, when this matcher is exactly one literal pattern (see `SoleLiteral`).
+    pub fn sole_literal(&self) -> Option<&SoleLiteral> {
+        self.sole_literal.as_ref()
     }
 
     fn anchored(&self) -> impl Iterator<Item = &LengthIndex> {
@@ -231,6 +252,19 @@ mod tests {
         assert_eq!(m.first(b"/api/v2/bot"), Some(5));
         assert!(!m.test(b"/index.html"));
         assert_eq!(m.first(b"/index.html"), None);
+    }
+
+    #[test]
+    fn only_a_matcher_of_one_literal_has_a_sole_literal() {
+        let sole = |specs: &[PatternSpec]| matcher(specs).sole_literal().cloned();
+        let lit = |place, text: &str, ci| Some(SoleLiteral { place, text: text.into(), ci });
+        assert_eq!(sole(&[spec(r"Googlebot\/", Kind::Regex, false)]), lit(Place::Contains, "Googlebot/", false));
+        assert_eq!(sole(&[spec("^curl", Kind::Regex, true)]), lit(Place::Prefix, "curl", true));
+        assert_eq!(sole(&[spec("*.php", Kind::Glob, false)]), lit(Place::Suffix, ".php", false));
+        assert_eq!(sole(&[spec("a", Kind::Exact, false)]), lit(Place::Exact, "a", false));
+        assert_eq!(sole(&[spec("bot\\d", Kind::Regex, false)]), None);
+        assert_eq!(sole(&[spec("é", Kind::Contains, true)]), None); // Unicode folding: a regex
+        assert_eq!(sole(&[spec("a", Kind::Exact, false), spec("b", Kind::Exact, false)]), None);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::js::{self, Val};
 use super::qr::sync_call;
 use super::signal::{self, SignalWatch};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
-use crate::matcher::{cache::OneOffCache, lines, offsets, Kind, Matcher, PatternSpec};
+use crate::matcher::{cache::OneOffCache, lines, offsets, Kind, Matcher, PatternSpec, Place};
 use napi::bindgen_prelude::{AsyncTask, Object, ToNapiValue, Uint32Array, Uint8Array};
 use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
@@ -458,6 +458,38 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
     value.unwrap_or(std::ptr::null_mut())
 }
 
+/// N-API's `NAPI_AUTO_LENGTH`: the string is NUL-terminated.
+const AUTO_LENGTH: isize = -1;
+
+/// `__matcherLiteral.call(matcher)`: `{ place, text, caseInsensitive }` when the matcher is
+/// one literal pattern, else `null`. `index.js` uses it to answer such a matcher's `test` on
+/// a string in JavaScript, where a comparison costs less than the call into native.
+unsafe extern "C" fn sole_literal(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            let mut out = std::ptr::null_mut();
+            let Some(lit) = call.matcher()?.sole_literal() else {
+                status(sys::napi_get_null(env, &mut out))?;
+                return Ok(out);
+            };
+            let place = match lit.place {
+                Place::Exact => c"exact",
+                Place::Prefix => c"prefix",
+                Place::Suffix => c"suffix",
+                Place::Contains => c"contains",
+            };
+            let (mut place_value, mut text) = (std::ptr::null_mut(), std::ptr::null_mut());
+            status(sys::napi_create_object(env, &mut out))?;
+            status(sys::napi_create_string_utf8(env, place.as_ptr(), AUTO_LENGTH, &mut place_value))?;
+            status(sys::napi_create_string_utf8(env, lit.text.as_ptr().cast(), lit.text.len() as isize, &mut text))?;
+            status(sys::napi_set_named_property(env, out, c"place".as_ptr(), place_value))?;
+            status(sys::napi_set_named_property(env, out, c"text".as_ptr(), text))?;
+            status(sys::napi_set_named_property(env, out, c"caseInsensitive".as_ptr(), js_bool(env, lit.ci)?))?;
+            Ok(out)
+        })
+    }
+}
+
 /// Defines the `Matcher` class on the module's exports.
 #[napi(module_exports)]
 pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
@@ -499,6 +531,16 @@ pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
             &mut class,
         ))?;
         napi::check_status!(sys::napi_set_named_property(env, exports.raw(), c"Matcher".as_ptr(), class))?;
+        let mut literal = std::ptr::null_mut();
+        napi::check_status!(sys::napi_create_function(
+            env,
+            c"__matcherLiteral".as_ptr(),
+            AUTO_LENGTH,
+            Some(sole_literal),
+            std::ptr::null_mut(),
+            &mut literal,
+        ))?;
+        napi::check_status!(sys::napi_set_named_property(env, exports.raw(), c"__matcherLiteral".as_ptr(), literal))?;
     }
     Ok(())
 }
