@@ -118,7 +118,7 @@ impl Val {
             "read string",
         )?;
         bytes.truncate(written);
-        if !bytes.windows(3).any(|w| w == "\u{FFFD}".as_bytes()) {
+        if !has_replacement_char(&bytes) {
             return String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::Internal, "V8 returned invalid UTF-8"));
         }
         let units = self.get_utf16()?;
@@ -218,6 +218,12 @@ impl Val {
 
 /// A Buffer holding `bytes`: copied into V8's memory when small (cheaper than an external
 /// buffer's finalizer), handed over without copy when large.
+/// Whether UTF-8 `bytes` hold U+FFFD (EF BF BD), what V8 writes for a lone surrogate. One
+/// `memchr` for the lead byte: ASCII text costs a vector scan, and no searcher is built.
+pub fn has_replacement_char(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(0xEF, bytes).any(|i| bytes[i + 1..].starts_with(&[0xBF, 0xBD]))
+}
+
 pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_value> {
     const COPY_BELOW: usize = 64 * 1024;
     if bytes.len() < COPY_BELOW {
@@ -375,6 +381,16 @@ mod tests {
         assert_eq!(lone_surrogate_index(&[0x61, 0xD83D, 0xDE00]), None);
         assert_eq!(lone_surrogate_index(&[0x61, 0xD83D]), Some(1));
         assert_eq!(lone_surrogate_index(&[0xDE00, 0x61]), Some(0));
+    }
+
+    #[test]
+    fn finds_the_replacement_character_only() {
+        assert!(has_replacement_char("a\u{FFFD}b".as_bytes()));
+        assert!(has_replacement_char("\u{FFFD}".as_bytes()));
+        assert!(!has_replacement_char("ascii only".as_bytes()));
+        // Other characters led by EF: U+FFFC, U+FEFF, and a cut-short sequence.
+        assert!(!has_replacement_char("\u{FFFC}\u{FEFF}".as_bytes()));
+        assert!(!has_replacement_char(&[b'a', 0xEF, 0xBF]));
     }
 
     #[test]

@@ -91,7 +91,7 @@ fn with_text<R>(name: &str, v: &Val, f: impl FnOnce(Text<'_>) -> Result<R>) -> R
         }
         let result = (|| {
             // V8 writes U+FFFD for a lone surrogate: only then is the string read again.
-            if memchr::memmem::find(&buf, "\u{FFFD}".as_bytes()).is_some() {
+            if js::has_replacement_char(&buf) {
                 v.get_string(name)?;
             }
             let text =
