@@ -63,11 +63,16 @@ pub struct LengthIndex {
     ci: bool,
     /// Distinct literal lengths, ascending, each with its table: hash → (literal, pattern).
     lengths: Vec<(usize, LengthTable)>,
+    /// For `Start`/`End`: the bytes a literal can have at the anchor (both cases when `ci`),
+    /// so a text whose anchor byte is none of them is passed over in one look-up.
+    anchor_bytes: [bool; 256],
+    /// An empty literal sits at the anchor of every text.
+    has_empty: bool,
 }
 
 impl LengthIndex {
     pub fn new(anchor: Anchor, ci: bool) -> Self {
-        Self { anchor, ci, lengths: Vec::new() }
+        Self { anchor, ci, lengths: Vec::new(), anchor_bytes: [false; 256], has_empty: false }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -76,6 +81,15 @@ impl LengthIndex {
 
     pub fn insert(&mut self, literal: &str, pattern: u32) {
         let bytes = literal.as_bytes();
+        let edge = if self.anchor == Anchor::End { bytes.last() } else { bytes.first() };
+        match edge {
+            Some(&b) if self.ci => {
+                self.anchor_bytes[b.to_ascii_lowercase() as usize] = true;
+                self.anchor_bytes[b.to_ascii_uppercase() as usize] = true;
+            }
+            Some(&b) => self.anchor_bytes[b as usize] = true,
+            None => self.has_empty = true,
+        }
         let hash = match self.anchor {
             Anchor::End => hash_of(bytes.iter().rev().copied(), self.ci),
             _ => hash_of(bytes.iter().copied(), self.ci),
@@ -111,6 +125,10 @@ impl LengthIndex {
                 false
             }
             Anchor::Start | Anchor::End => {
+                let edge = if self.anchor == Anchor::Start { text.first() } else { text.last() };
+                if !self.has_empty && !edge.is_some_and(|&b| self.anchor_bytes[b as usize]) {
+                    return false;
+                }
                 let mut hash = ByteHash(ByteHash::SEED);
                 let mut done = 0;
                 for (len, table) in &self.lengths {
@@ -228,6 +246,24 @@ mod tests {
         sx.insert("g", 8);
         assert_eq!(found(&sx, "logo.png"), vec![7, 8]);
         assert_eq!(found(&sx, "g"), vec![8]);
+    }
+
+    #[test]
+    fn the_anchor_byte_filter_keeps_every_match() {
+        let mut ix = LengthIndex::new(Anchor::Start, true);
+        ix.insert("bot", 0);
+        ix.insert("Curl", 1);
+        assert_eq!(found(&ix, "BOT/1"), vec![0]);
+        assert_eq!(found(&ix, "cURL/8"), vec![1]);
+        assert_eq!(found(&ix, "Mozilla bot"), Vec::<u32>::new());
+        assert_eq!(found(&ix, ""), Vec::<u32>::new());
+        ix.insert("", 2);
+        assert_eq!(found(&ix, "Mozilla"), vec![2]);
+        assert_eq!(found(&ix, ""), vec![2]);
+        let mut sx = LengthIndex::new(Anchor::End, false);
+        sx.insert(".PHP", 3);
+        assert_eq!(found(&sx, "/a.PHP"), vec![3]);
+        assert_eq!(found(&sx, "/a.php"), Vec::<u32>::new());
     }
 
     #[test]
