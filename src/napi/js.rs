@@ -216,14 +216,14 @@ impl Val {
     }
 }
 
-/// A Buffer holding `bytes`: copied into V8's memory when small (cheaper than an external
-/// buffer's finalizer), handed over without copy when large.
 /// Whether UTF-8 `bytes` hold U+FFFD (EF BF BD), what V8 writes for a lone surrogate. One
 /// `memchr` for the lead byte: ASCII text costs a vector scan, and no searcher is built.
 pub fn has_replacement_char(bytes: &[u8]) -> bool {
     memchr::memchr_iter(0xEF, bytes).any(|i| bytes[i + 1..].starts_with(&[0xBF, 0xBD]))
 }
 
+/// A Buffer holding `bytes`: copied into V8's memory when small (cheaper than an external
+/// buffer's finalizer), handed over without copy when large.
 pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_value> {
     const COPY_BELOW: usize = 64 * 1024;
     if bytes.len() < COPY_BELOW {
