@@ -4,7 +4,9 @@
 // Options are normalised here exactly as `qrcode` normalises them; the encoding and
 // rendering run natively, on the threadpool for everything but `create`.
 const fs = require('node:fs')
-const native = require('./index.js')
+require('./index.js') // loads the binary, or throws ERR_QR_NATIVE_NO_BINARY
+// The internal entry points, which `require('qr-native')` does not expose.
+const native = require('./binding.js')
 
 // ---- modes and levels, shaped as qrcode's lib/core/mode.js and error-correction-level.js
 const Mode = {

@@ -82,4 +82,15 @@ class Matcher extends binding.Matcher {
   }
 }
 
-module.exports = { ...binding, Matcher }
+// The public API, named one by one: the binding's internal entry points (`__compat*` for
+// `qr-native/compat`, `__matcherLiteral` above) stay out of reach of `require('qr-native')`.
+module.exports = {
+  encode: binding.encode,
+  generate: binding.generate,
+  generateMany: binding.generateMany,
+  generateSync: binding.generateSync,
+  toDataURL: binding.toDataURL,
+  toString: binding.toString,
+  isMatch: binding.isMatch,
+  Matcher
+}

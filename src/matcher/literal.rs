@@ -68,11 +68,18 @@ pub struct LengthIndex {
     anchor_bytes: [bool; 256],
     /// An empty literal sits at the anchor of every text.
     has_empty: bool,
+    /// Heap bytes held, estimated as literals are inserted.
+    heap: usize,
 }
 
 impl LengthIndex {
     pub fn new(anchor: Anchor, ci: bool) -> Self {
-        Self { anchor, ci, lengths: Vec::new(), anchor_bytes: [false; 256], has_empty: false }
+        Self { anchor, ci, lengths: Vec::new(), anchor_bytes: [false; 256], has_empty: false, heap: 0 }
+    }
+
+    /// Heap bytes held: each entry's slot in its table, and literals too long to sit inline.
+    pub fn memory_usage(&self) -> usize {
+        self.heap
     }
 
     pub fn is_empty(&self) -> bool {
@@ -102,6 +109,8 @@ impl LengthIndex {
             }
         };
         self.lengths[at].1.entry(hash).or_default().push((CompactString::from(literal), pattern));
+        const ENTRY: usize = std::mem::size_of::<(u64, Vec<(CompactString, u32)>)>() + 32;
+        self.heap += ENTRY + if literal.len() > 24 { literal.len() } else { 0 };
     }
 
     /// Calls `found(pattern, literal length)` for every literal that sits where the index
@@ -164,6 +173,28 @@ impl LengthIndex {
     }
 }
 
+/// Largest Aho–Corasick DFA a literal set may build (estimated before building).
+pub const DFA_BUDGET: usize = 16 << 20;
+
+/// An upper bound of the DFA's size for `literals`: one state per literal byte (a trie has
+/// no more), times the distinct bytes (the DFA's byte classes) plus one, times 4 bytes.
+fn dfa_estimate(literals: &[(String, u32)], ci: bool) -> usize {
+    let mut seen = [false; 256];
+    let mut states = 1usize;
+    for (literal, _) in literals {
+        states = states.saturating_add(literal.len());
+        for &b in literal.as_bytes() {
+            seen[b as usize] = true;
+            if ci {
+                seen[b.to_ascii_lowercase() as usize] = true;
+                seen[b.to_ascii_uppercase() as usize] = true;
+            }
+        }
+    }
+    let classes = seen.iter().filter(|&&b| b).count() + 1;
+    states.saturating_mul(classes).saturating_mul(4)
+}
+
 /// Substring literals in one Aho–Corasick automaton (one per case mode).
 pub struct ContainsSet {
     automaton: AhoCorasick,
@@ -177,11 +208,13 @@ impl ContainsSet {
         if literals.is_empty() {
             return None;
         }
-        // A DFA even for large sets: overlapping search (every occurrence, for `first` and
-        // `matches`) measured 2× faster than the contiguous NFA the builder picks above 100
-        // patterns, for a few MiB with 1500 literals. Past `DFA_PATTERNS`, the builder chooses.
-        const DFA_PATTERNS: usize = 20_000;
-        let kind = (literals.len() <= DFA_PATTERNS).then_some(AhoCorasickKind::DFA);
+        // A DFA where it fits `DFA_BUDGET`: overlapping search (every occurrence, for `first`
+        // and `matches`) measured 2× faster than the contiguous NFA the builder picks above
+        // 100 patterns, for a few MiB with 1500 literals. A DFA's size is states × byte
+        // classes × 4 bytes, and its build time follows: 10,000 random 100-byte literals
+        // would take seconds and GiB, so past the budget the builder's NFA (linear to build)
+        // is used instead.
+        let kind = (dfa_estimate(literals, ci) <= DFA_BUDGET).then_some(AhoCorasickKind::DFA);
         let automaton = AhoCorasickBuilder::new()
             .match_kind(MatchKind::Standard)
             .ascii_case_insensitive(ci)
@@ -204,9 +237,22 @@ impl ContainsSet {
 
     /// Calls `found(pattern, start, end)` for every occurrence, overlapping ones included.
     pub fn each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize)) {
-        for m in self.automaton.find_overlapping_iter(text) {
-            found(self.patterns[m.pattern().as_usize()], m.start(), m.end());
-        }
+        self.try_each_occurrence(text, |p, s, e| {
+            found(p, s, e);
+            true
+        });
+    }
+
+    /// Like `each_occurrence`, stopping (and returning false) when `found` returns false.
+    pub fn try_each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize) -> bool) -> bool {
+        self.automaton
+            .find_overlapping_iter(text)
+            .all(|m| found(self.patterns[m.pattern().as_usize()], m.start(), m.end()))
+    }
+
+    /// Heap bytes held by the automaton and the index table.
+    pub fn memory_usage(&self) -> usize {
+        self.automaton.memory_usage() + self.patterns.len() * 4
     }
 }
 

@@ -26,6 +26,8 @@ use rustc_hash::FxHashMap;
 pub const MAX_PATTERNS: usize = 100_000;
 /// Longest pattern, in UTF-8 bytes.
 pub const MAX_PATTERN_BYTES: usize = 64 * 1024;
+/// Most bytes all of one matcher's patterns may hold together.
+pub const MAX_TOTAL_PATTERN_BYTES: usize = 16 << 20;
 /// Most matches one `find_all` returns.
 pub const MAX_FIND_ALL: usize = 100_000;
 
@@ -65,6 +67,13 @@ fn invalid(index: usize, pattern: &str, message: &str) -> Error {
     Error::new(ErrorKind::InvalidPattern, format!("Invalid pattern at index {index} ('{shown}{ellipsis}'): {message}"))
 }
 
+/// The error for patterns that hold more than `MAX_TOTAL_PATTERN_BYTES` together.
+pub fn too_many_bytes(total: usize) -> Error {
+    Error::out_of_range(format!(
+        "The patterns are too large together: {total} bytes or more. They must hold at most {MAX_TOTAL_PATTERN_BYTES} bytes"
+    ))
+}
+
 impl Matcher {
     /// Compiles `specs`. Errors name the first invalid pattern's index.
     /// Cost: linear in the patterns' total length, plus the regex set's compilation.
@@ -84,6 +93,10 @@ impl Matcher {
             regex: None,
             sole_literal: None,
         };
+        let total: usize = specs.iter().map(|s| s.pattern.len()).sum();
+        if total > MAX_TOTAL_PATTERN_BYTES {
+            return Err(too_many_bytes(total));
+        }
         let mut contains: [Vec<(String, u32)>; 2] = [Vec::new(), Vec::new()];
         let mut regexes = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
@@ -117,9 +130,8 @@ impl Matcher {
             None => Error::new(
                 ErrorKind::InvalidPattern,
                 format!(
-                    "Invalid patterns: together they compile to more than the {} MiB budget ({})",
-                    regex_set::SET_SIZE >> 20,
-                    e.message
+                    "Invalid patterns: together they compile to more than the {} MiB budget",
+                    regex_set::SET_SIZE >> 20
                 ),
             ),
         })?;
@@ -133,6 +145,15 @@ impl Matcher {
 
     pub fn is_empty(&self) -> bool {
         self.size == 0
+    }
+
+    /// Heap bytes this matcher holds (automata, tables, and one thread's regex caches at
+    /// their most): what the binding reports to V8's garbage collector.
+    pub fn memory_usage(&self) -> usize {
+        let anchored: usize =
+            self.exact.iter().chain(&self.prefix).chain(&self.suffix).map(|ix| ix.memory_usage()).sum();
+        let contains: usize = self.contains.iter().flatten().map(|c| c.memory_usage()).sum();
+        std::mem::size_of::<Self>() + anchored + contains + self.regex.as_ref().map_or(0, |r| r.memory_usage())
     }
 
     /// The literal, when this matcher is exactly one literal pattern (see `SoleLiteral`).
@@ -193,29 +214,40 @@ impl Matcher {
     /// matches from the left (as JavaScript's `matchAll` finds them), ordered by start, then
     /// pattern. At most `MAX_FIND_ALL`.
     pub fn find_all(&self, text: &[u8]) -> Result<Vec<(u32, usize, usize)>> {
+        let too_many = || {
+            Error::out_of_range(format!(
+                "findAll found more than {MAX_FIND_ALL} matches; match fewer or narrower patterns, or use scanLines"
+            ))
+        };
+        // Every source stops as soon as the list goes over the cap: work and memory stay
+        // bounded by the cap, not by the text.
         let mut out = Vec::new();
         for ix in self.anchored() {
             ix.spans(text, &mut out);
         }
+        if out.len() > MAX_FIND_ALL {
+            return Err(too_many());
+        }
         let mut last_end: FxHashMap<u32, usize> = FxHashMap::default();
         for c in self.contains.iter().flatten() {
-            c.each_occurrence(text, |p, s, e| {
+            let within = c.try_each_occurrence(text, |p, s, e| {
                 // One literal's occurrences come in order of start: keep each that starts at
                 // or after the end of the last one kept.
                 let end = last_end.entry(p).or_insert(0);
-                if s >= *end && out.len() <= MAX_FIND_ALL {
+                if s >= *end {
                     out.push((p, s, e));
                     *end = e;
                 }
+                out.len() <= MAX_FIND_ALL
             });
+            if !within {
+                return Err(too_many());
+            }
         }
         if let Some(r) = &self.regex {
-            r.spans(text, &mut out);
-        }
-        if out.len() > MAX_FIND_ALL {
-            return Err(Error::out_of_range(format!(
-                "findAll found more than {MAX_FIND_ALL} matches; match fewer or narrower patterns, or use scanLines"
-            )));
+            if !r.spans(text, &mut out, MAX_FIND_ALL) {
+                return Err(too_many());
+            }
         }
         out.sort_unstable_by_key(|&(p, s, e)| (s, p, e));
         Ok(out)

@@ -1,20 +1,28 @@
-//! The patterns that need an automaton, in one `regex::bytes::RegexSet`.
+//! The patterns that need an automaton, in one multi-pattern regex (`regex-automata`'s meta
+//! engine, the one behind `regex::bytes::RegexSet`), plus one compiled regex per member for
+//! the methods that need positions (`first`, `findAll`).
 //!
-//! Limits are set on purpose. With the crate's defaults, a set of 1500 real crawler
-//! patterns fills its lazy DFA cache over and over and falls back to a slower engine
-//! (100–1000× slower, measured in `bench/`); `DFA_CACHE` is sized for sets of that order.
-//! `SET_SIZE` bounds what a caller's patterns may compile to; when a set goes over it, the
-//! pattern that alone goes over `PATTERN_SIZE` is named by its index.
+//! One budget rule, checked at construction: every member must compile alone within
+//! `PATTERN_SIZE`, and the whole set within `SET_SIZE`. Members are compiled alone there and
+//! then, so a pattern the set accepts is one every method can run: `test`, `first`,
+//! `matches` and `findAll` always agree, or the constructor refuses.
+//!
+//! The lazy DFA's cache grows with the set (`cache_capacity`): with the crate's default, a
+//! set of 1500 crawler patterns fills it over and over and falls back to a slower engine
+//! (measured in `bench/`), while a one-pattern matcher needs little.
 
-use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
-use std::sync::OnceLock;
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::syntax;
+use regex_automata::{Input, MatchKind, PatternSet};
 
-/// Compiled size one pattern may reach.
+/// Compiled size one pattern may reach (its NFA). Past it, refusal takes tens of ms.
 pub const PATTERN_SIZE: usize = 4 << 20;
 /// Compiled size the whole set may reach.
-pub const SET_SIZE: usize = 64 << 20;
-/// Lazy DFA cache per thread that uses the set.
+pub const SET_SIZE: usize = 32 << 20;
+/// Largest lazy DFA cache of a set, per thread that uses it.
 pub const DFA_CACHE: usize = 32 << 20;
+/// Lazy DFA cache of one member's own regex, per thread that uses it.
+const SINGLE_CACHE: usize = 1 << 20;
 
 /// A compile failure: the offending pattern's index when it is one pattern's fault.
 #[derive(Debug)]
@@ -24,81 +32,198 @@ pub struct CompileError {
 }
 
 pub struct RegexGroup {
-    set: RegexSet,
-    /// Pattern index of each set member, and its source for `findAll`.
-    members: Vec<(u32, String)>,
-    singles: Vec<OnceLock<Option<Regex>>>,
+    /// The members together; `None` for one member, whose own regex answers for the set.
+    set: Option<Regex>,
+    /// Pattern index of each set member.
+    patterns: Vec<u32>,
+    /// Each member alone, for positions.
+    singles: Vec<Regex>,
 }
 
-fn single(source: &str) -> Result<Regex, regex::Error> {
-    RegexBuilder::new(source).size_limit(PATTERN_SIZE).dfa_size_limit(DFA_CACHE / 8).build()
+/// The cache a set of `members` patterns gets: enough for the set's states, bounded.
+fn cache_capacity(members: usize) -> usize {
+    (members.saturating_mul(32 << 10)).clamp(2 << 20, DFA_CACHE)
+}
+
+/// Byte-oriented syntax (a pattern may match invalid UTF-8), as `regex::bytes` reads it.
+fn syntax_config() -> syntax::Config {
+    syntax::Config::new().utf8(false)
+}
+
+/// One member alone; the error is already in words (`BuildError` is large to pass around).
+fn single(source: &str) -> Result<Regex, String> {
+    let config = Regex::config()
+        .match_kind(MatchKind::LeftmostFirst)
+        .utf8_empty(false)
+        .nfa_size_limit(Some(PATTERN_SIZE))
+        .onepass_size_limit(Some(PATTERN_SIZE))
+        .hybrid_cache_capacity(SINGLE_CACHE);
+    Regex::builder().configure(config).syntax(syntax_config()).build(source).map_err(|e| message(&e))
 }
 
 impl RegexGroup {
     /// Compiles `members` (source, pattern index); `Ok(None)` when there are none.
+    /// Cost: each member compiled alone, then the set; refused at the first member over
+    /// `PATTERN_SIZE` or when the set goes over `SET_SIZE`.
     pub fn new(members: Vec<(String, u32)>) -> Result<Option<Self>, CompileError> {
         if members.is_empty() {
             return Ok(None);
         }
-        // The budget grows with the members, so one hostile pattern fails at its own budget,
-        // in tens of milliseconds, instead of filling the whole set's.
-        let budget = SET_SIZE.min(PATTERN_SIZE.saturating_mul(members.len()));
-        let built = RegexSetBuilder::new(members.iter().map(|(s, _)| s.as_str()))
-            .size_limit(budget)
-            .dfa_size_limit(DFA_CACHE)
-            .build();
-        let set = match built {
-            Ok(set) => set,
-            Err(e) => {
-                // Name the pattern at fault when one alone fails; else the set is too big.
-                for (source, index) in &members {
-                    if let Err(single_error) = single(source) {
-                        return Err(CompileError { pattern: Some(*index), message: single_error.to_string() });
-                    }
-                }
-                return Err(CompileError { pattern: None, message: e.to_string() });
+        // The members alone hold at least what the set will: their sum is checked against
+        // the set's budget as they compile, so a list of many large members is refused after
+        // at most `SET_SIZE` of compiling, not after all of it.
+        let mut singles = Vec::new();
+        let mut total = 0usize;
+        for (source, index) in &members {
+            let re = single(source).map_err(|message| CompileError { pattern: Some(*index), message })?;
+            total += re.memory_usage();
+            if total > SET_SIZE {
+                return Err(CompileError {
+                    pattern: None,
+                    message: format!("it compiles to more than the {} MiB budget", SET_SIZE >> 20),
+                });
             }
-        };
-        let singles = members.iter().map(|_| OnceLock::new()).collect();
-        Ok(Some(Self { set, members: members.into_iter().map(|(s, i)| (i, s)).collect(), singles }))
+            singles.push(re);
+        }
+        let patterns = members.iter().map(|(_, i)| *i).collect();
+        if members.len() == 1 {
+            return Ok(Some(Self { set: None, patterns, singles }));
+        }
+        let config = Regex::config()
+            .match_kind(MatchKind::All)
+            .utf8_empty(false)
+            .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
+            .nfa_size_limit(Some(SET_SIZE))
+            .onepass_size_limit(Some(SET_SIZE))
+            .hybrid_cache_capacity(cache_capacity(members.len()));
+        let set = Regex::builder()
+            .configure(config)
+            .syntax(syntax_config())
+            .build_many(&members.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>())
+            .map_err(|e| CompileError { pattern: None, message: message(&e) })?;
+        Ok(Some(Self { set: Some(set), patterns, singles }))
+    }
+
+    /// Heap bytes held by the compiled automata, plus one thread's lazy DFA caches at their
+    /// most (what `napi_adjust_external_memory` reports to V8).
+    pub fn memory_usage(&self) -> usize {
+        let singles: usize = self.singles.iter().map(|r| r.memory_usage() + SINGLE_CACHE).sum();
+        let set = self.set.as_ref().map_or(0, |set| set.memory_usage() + cache_capacity(self.patterns.len()));
+        set + singles
     }
 
     /// Whether any member matches. Cost: one pass, stopping at the first match.
     pub fn is_match(&self, text: &[u8]) -> bool {
-        self.set.is_match(text)
+        match &self.set {
+            Some(set) => set.is_match(text),
+            None => self.singles[0].is_match(text),
+        }
+    }
+
+    /// The set members that match, by position in the set. Cost: one full pass.
+    fn matching(&self, text: &[u8]) -> impl Iterator<Item = usize> {
+        let mut hits = PatternSet::new(self.patterns.len());
+        match &self.set {
+            Some(set) => set.which_overlapping_matches(&Input::new(text), &mut hits),
+            None if self.singles[0].is_match(text) => {
+                hits.insert(regex_automata::PatternID::ZERO);
+            }
+            None => {}
+        }
+        hits.iter().map(|id| id.as_usize()).collect::<Vec<_>>().into_iter()
     }
 
     /// Calls `found(pattern)` for every member that matches. Cost: one full pass.
     pub fn each_match(&self, text: &[u8], mut found: impl FnMut(u32)) {
-        for i in self.set.matches(text).iter() {
-            found(self.members[i].0);
+        for i in self.matching(text) {
+            found(self.patterns[i]);
         }
     }
 
     /// The lowest pattern index below `below` whose regex matches: a cheap `is_match` on the
     /// whole set first, then members one by one in index order, stopping at the first hit.
     pub fn first_below(&self, text: &[u8], below: u32) -> Option<u32> {
-        if self.members.first().is_none_or(|m| m.0 >= below) || !self.set.is_match(text) {
+        if self.patterns.first().is_none_or(|&p| p >= below) || !self.is_match(text) {
             return None;
         }
-        for (i, (pattern, source)) in self.members.iter().enumerate() {
-            if *pattern >= below {
-                break;
-            }
-            if self.singles[i].get_or_init(|| single(source).ok()).as_ref().is_some_and(|re| re.is_match(text)) {
-                return Some(*pattern);
-            }
-        }
-        None
+        self.patterns
+            .iter()
+            .zip(&self.singles)
+            .take_while(|(&p, _)| p < below)
+            .find(|(_, re)| re.is_match(text))
+            .map(|(&p, _)| p)
     }
 
-    /// Every non-overlapping match of every member that matches, as (pattern, start, end).
-    pub fn spans(&self, text: &[u8], out: &mut Vec<(u32, usize, usize)>) {
-        for i in self.set.matches(text).iter() {
-            let (pattern, source) = &self.members[i];
-            if let Some(re) = self.singles[i].get_or_init(|| single(source).ok()) {
-                out.extend(re.find_iter(text).map(|m| (*pattern, m.start(), m.end())));
+    /// Non-overlapping matches of every member that matches, as (pattern, start, end), into
+    /// `out`; stops once `out` holds more than `limit`, returning false.
+    pub fn spans(&self, text: &[u8], out: &mut Vec<(u32, usize, usize)>, limit: usize) -> bool {
+        for i in self.matching(text) {
+            let pattern = self.patterns[i];
+            for m in self.singles[i].find_iter(text) {
+                if out.len() >= limit {
+                    return false;
+                }
+                out.push((pattern, m.start(), m.end()));
             }
         }
+        true
+    }
+}
+
+/// The build error in words a caller can act on.
+fn message(e: &meta::BuildError) -> String {
+    match e.size_limit() {
+        Some(limit) => format!("it compiles to more than the {} MiB budget", limit >> 20),
+        None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(sources: &[&str]) -> Result<Option<RegexGroup>, CompileError> {
+        RegexGroup::new(sources.iter().enumerate().map(|(i, s)| (s.to_string(), i as u32)).collect())
+    }
+
+    #[test]
+    fn a_pattern_refused_alone_is_refused_in_a_set() {
+        let big = r"\w{300}\w{300}";
+        assert!(single(big).is_err());
+        let err = group(&["a", "b", big, "c"]).err().unwrap();
+        assert_eq!(err.pattern, Some(2));
+    }
+
+    #[test]
+    fn a_set_over_its_budget_is_refused_without_a_pattern_at_fault() {
+        // Each member fits alone; together they go over the set's budget.
+        let member = r"\w{30}";
+        assert!(single(member).is_ok());
+        let many: Vec<&str> = vec![member; 400];
+        let err = group(&many).err().unwrap();
+        assert_eq!(err.pattern, None);
+        assert!(err.message.contains("MiB budget"), "{}", err.message);
+    }
+
+    #[test]
+    fn every_method_agrees_on_what_matches() {
+        let g = group(&["b+", "x", "a.c"]).unwrap().unwrap();
+        assert!(g.is_match(b"abb abc"));
+        let mut found = Vec::new();
+        g.each_match(b"abb abc", |p| found.push(p));
+        assert_eq!(found, vec![0, 2]);
+        assert_eq!(g.first_below(b"abb abc", u32::MAX), Some(0));
+        assert_eq!(g.first_below(b"abb abc", 0), None);
+        let mut out = Vec::new();
+        assert!(g.spans(b"abb abc", &mut out, 10));
+        assert_eq!(out, vec![(0, 1, 3), (0, 5, 6), (2, 4, 7)]);
+    }
+
+    #[test]
+    fn spans_stop_at_the_limit() {
+        let g = group(&["a"]).unwrap().unwrap();
+        let mut out = Vec::new();
+        assert!(!g.spans(&[b'a'; 1000], &mut out, 10));
+        assert_eq!(out.len(), 10);
     }
 }

@@ -39,16 +39,35 @@ fn colour(o: &Val, rgba_key: &'static str, hex_key: &'static str, default: Colou
     Ok(c)
 }
 
+/// The length of an internal list, checked against the most characters a QR code holds
+/// before anything is read or reserved: an array's `length` is the caller's number.
+fn bounded_len(list: &Val, name: &str) -> Result<u32> {
+    let n = list.array_len();
+    if n as usize > qr::MAX_INPUT_BYTES {
+        return Err(Error::out_of_range(format!(
+            "The value of \"{name}.length\" is out of range. It must be <= {}. Received {n}",
+            qr::MAX_INPUT_BYTES
+        )));
+    }
+    Ok(n)
+}
+
 /// Reads the payload (`string`, or `[{ mode, data }]` with modes already decided and data
 /// as text or bytes) and the normalised options.
 fn read(env: &Env, payload: Unknown, options: Unknown) -> Result<(InputData, Settings, Option<KanjiTable>)> {
     let payload = Val::new(env, payload.raw());
     let o = Val::new(env, options.raw());
+    let too_big = || Error::new(ErrorKind::DataTooLong, "The amount of data is too big to be stored in a QR Code");
     let input = if payload.value_type() == ValueType::String {
+        // Measured before it is copied: no QR code holds more characters than this.
+        if payload.string_utf16_len() > qr::MAX_INPUT_BYTES {
+            return Err(too_big());
+        }
         InputData::Text(payload.get_string("text")?)
     } else {
-        let mut list = Vec::with_capacity(payload.array_len() as usize);
-        for i in 0..payload.array_len() {
+        let n = bounded_len(&payload, "segments")?;
+        let mut list = Vec::new();
+        for i in 0..n {
             let seg = payload.element(i)?;
             let mode = match string(&seg, "mode")?.as_deref() {
                 Some("numeric") => Mode::Numeric,
@@ -57,8 +76,11 @@ fn read(env: &Env, payload: Unknown, options: Unknown) -> Result<(InputData, Set
                 _ => Mode::Byte,
             };
             let data = seg.prop("data")?.ok_or_else(|| Error::invalid_value("segment without data"))?;
-            let bytes = match data.get_u8_array() {
-                Some(b) => b.to_vec(),
+            let bytes = match data.get_bytes("data", qr::MAX_INPUT_BYTES) {
+                Some(b) => b?,
+                None if data.value_type() == ValueType::String && data.string_utf16_len() > qr::MAX_INPUT_BYTES => {
+                    return Err(too_big())
+                }
                 None => data.get_string("data")?.into_bytes(),
             };
             list.push((mode, bytes));
@@ -97,7 +119,7 @@ fn read(env: &Env, payload: Unknown, options: Unknown) -> Result<(InputData, Set
         None => None,
         Some(pairs) => {
             let mut table = KanjiTable::default();
-            for i in 0..pairs.array_len() {
+            for i in 0..bounded_len(&pairs, "kanji")? {
                 let pair = pairs.element(i)?;
                 let cp = pair.element(0)?.get_f64().unwrap_or(0.0) as u32;
                 let sjis = pair.element(1)?.get_f64().filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u32);

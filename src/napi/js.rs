@@ -2,7 +2,6 @@
 //! strings and bytes, building error objects of the contract's classes, and settled promises.
 
 use crate::error::{Error, ErrorKind, Result as CoreResult};
-use napi::bindgen_prelude::{FromNapiValue, Uint8Array};
 use napi::{sys, Env, ValueType};
 use std::ptr;
 
@@ -140,12 +139,51 @@ impl Val {
         s
     }
 
-    /// A `Uint8Array` (Buffer included) view; `None` for any other value.
-    pub fn get_u8_array(&self) -> Option<Uint8Array> {
-        if !self.is_typedarray() {
+    /// The bytes of a `Uint8Array` (Buffer included) for the length of the current call, or
+    /// `None` for any other value. A detached or empty array gives `&[]`. The slice points
+    /// into JavaScript memory: use it before any JavaScript runs again, and copy what must
+    /// outlive the call (`get_bytes`).
+    pub fn typed_bytes<'a>(&self) -> Option<&'a [u8]> {
+        let mut kind = 0;
+        let mut len = 0;
+        let mut data = ptr::null_mut();
+        let mut buffer = ptr::null_mut();
+        let mut offset = 0;
+        let is_typed = self.is_typedarray()
+            && unsafe {
+                sys::napi_get_typedarray_info(
+                    self.env,
+                    self.raw,
+                    &mut kind,
+                    &mut len,
+                    &mut data,
+                    &mut buffer,
+                    &mut offset,
+                )
+            } == sys::Status::napi_ok;
+        if !is_typed || kind != sys::TypedarrayType::uint8_array {
             return None;
         }
-        unsafe { Uint8Array::from_napi_value(self.env, self.raw) }.ok()
+        Some(if data.is_null() || len == 0 {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(data as *const u8, len) }
+        })
+    }
+
+    /// A copy of a `Uint8Array`'s bytes, `None` for any other value; `Err` when it holds more
+    /// than `max` bytes (checked before anything is allocated). The copy is what crosses to
+    /// another thread: the caller may transfer, detach, resize or rewrite its buffer at once.
+    pub fn get_bytes(&self, name: &str, max: usize) -> Option<CoreResult<Vec<u8>>> {
+        let bytes = self.typed_bytes()?;
+        Some(if bytes.len() > max {
+            Err(Error::out_of_range(format!(
+                "The argument '{name}' is too large: {} bytes. It must be at most {max} bytes",
+                bytes.len()
+            )))
+        } else {
+            Ok(bytes.to_vec())
+        })
     }
 
     /// Property `key` of an object, `None` when it is `undefined` or `null`.
@@ -194,13 +232,14 @@ impl Val {
         Ok(())
     }
 
-    /// A short ASCII string (an enum option) read without allocating; `None` when longer
-    /// than 16 bytes, which no accepted value is.
+    /// A short string (an enum option) read as UTF-8 without allocating; `None` when it is
+    /// 16 bytes or longer, which no accepted value is. UTF-8, not latin1: latin1 keeps only
+    /// each unit's low byte, so `'Ō'` would read as `'L'`.
     pub fn short_string(&self, buf: &mut [u8; 17]) -> Option<usize> {
         let mut len = 0;
         let status =
-            unsafe { sys::napi_get_value_string_latin1(self.env, self.raw, buf.as_mut_ptr().cast(), 17, &mut len) };
-        (status == sys::Status::napi_ok && len < 16).then_some(len)
+            unsafe { sys::napi_get_value_string_utf8(self.env, self.raw, buf.as_mut_ptr().cast(), 17, &mut len) };
+        (status == sys::Status::napi_ok && len < 13).then_some(len)
     }
 
     pub fn array_len(&self) -> u32 {
@@ -350,6 +389,25 @@ pub fn error_value(env: sys::napi_env, err: &Error) -> sys::napi_value {
     out
 }
 
+/// The JavaScript exception user code threw while this call read its arguments (a getter, a
+/// Proxy trap, a signal's `addEventListener`), taken off the pending state; `None` if none.
+pub fn take_exception(env: sys::napi_env) -> Option<sys::napi_value> {
+    let mut pending = false;
+    unsafe { sys::napi_is_exception_pending(env, &mut pending) };
+    if !pending {
+        return None;
+    }
+    let mut thrown = ptr::null_mut();
+    (unsafe { sys::napi_get_and_clear_last_exception(env, &mut thrown) } == sys::Status::napi_ok).then_some(thrown)
+}
+
+/// Whether user code threw during this call (the exception is left pending, to propagate).
+pub fn exception_pending(env: sys::napi_env) -> bool {
+    let mut pending = false;
+    unsafe { sys::napi_is_exception_pending(env, &mut pending) };
+    pending
+}
+
 /// `err` as a napi error that rejects or throws with exactly the object `error_value` builds.
 pub fn to_napi(env: sys::napi_env, err: &Error) -> napi::Error {
     let value = error_value(env, err);
@@ -357,8 +415,11 @@ pub fn to_napi(env: sys::napi_env, err: &Error) -> napi::Error {
 }
 
 /// A promise already rejected with `err` (async functions never throw).
+/// When user code threw while the arguments were read, the promise rejects with what it
+/// threw: a Promise-returning function never throws synchronously.
 pub fn rejected(env: sys::napi_env, err: &Error) -> napi::Result<sys::napi_value> {
-    rejected_with(env, error_value(env, err))
+    let reason = take_exception(env).unwrap_or_else(|| error_value(env, err));
+    rejected_with(env, reason)
 }
 
 /// A promise already rejected with the JavaScript value `reason`.

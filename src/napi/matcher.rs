@@ -13,7 +13,7 @@ use super::qr::sync_call;
 use super::signal::{self, SignalWatch};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::matcher::{cache::OneOffCache, lines, offsets, Kind, Matcher, PatternSpec, Place};
-use napi::bindgen_prelude::{AsyncTask, Object, ToNapiValue, Uint32Array, Uint8Array};
+use napi::bindgen_prelude::{AsyncTask, Object, ToNapiValue, Uint32Array};
 use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
 use std::cell::RefCell;
@@ -41,24 +41,6 @@ thread_local! {
     static STRING_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A Uint8Array's bytes, valid while the current call runs (no reference is taken).
-fn typed_bytes<'a>(v: &Val) -> Option<&'a [u8]> {
-    let mut kind = 0;
-    let mut len = 0;
-    let mut data = std::ptr::null_mut();
-    let mut buffer = std::ptr::null_mut();
-    let mut offset = 0;
-    let is_typed = v.is_typedarray()
-        && unsafe {
-            sys::napi_get_typedarray_info(v.env, v.raw, &mut kind, &mut len, &mut data, &mut buffer, &mut offset)
-        } == sys::Status::napi_ok;
-    if !is_typed || kind != sys::TypedarrayType::uint8_array {
-        return None;
-    }
-    // A detached or empty array may report a null pointer.
-    Some(if data.is_null() || len == 0 { &[] } else { unsafe { std::slice::from_raw_parts(data as *const u8, len) } })
-}
-
 /// Bytes a string read starts with; longer strings take one more call to measure them.
 const FIRST_READ: usize = 4096;
 
@@ -82,12 +64,21 @@ fn with_text<R>(name: &str, v: &Val, f: impl FnOnce(Text<'_>) -> Result<R>) -> R
         if read(&mut buf, FIRST_READ, &mut written) != sys::Status::napi_ok {
             return None; // not a string
         }
-        if written + 1 >= FIRST_READ {
-            // Possibly cut short: read again with room for the whole string.
-            let capacity = v.string_utf16_len() * 3 + 1;
+        // V8 writes whole characters only, so a string cut short stops up to 3 bytes before
+        // the end of the room it was given (a 4-byte character that did not fit): measure
+        // it then, and read it whole.
+        if written + 4 >= FIRST_READ {
+            let mut full = 0;
+            let measured = unsafe { sys::napi_get_value_string_utf8(v.env, v.raw, std::ptr::null_mut(), 0, &mut full) };
+            if measured != sys::Status::napi_ok {
+                return Some(Err(Error::new(ErrorKind::Internal, "could not measure a string")));
+            }
             buf.clear();
-            buf.reserve(capacity);
-            read(&mut buf, capacity, &mut written);
+            buf.reserve(full + 1);
+            read(&mut buf, full + 1, &mut written);
+            if written != full {
+                return Some(Err(Error::new(ErrorKind::Internal, "a string was read short")));
+            }
         }
         let result = (|| {
             // V8 writes U+FFFD for a lone surrogate: only then is the string read again.
@@ -106,7 +97,7 @@ fn with_text<R>(name: &str, v: &Val, f: impl FnOnce(Text<'_>) -> Result<R>) -> R
     if let Some(result) = as_string {
         return result;
     }
-    match (f.take(), typed_bytes(v)) {
+    match (f.take(), v.typed_bytes()) {
         (Some(f), Some(bytes)) => f(Text::Bytes(bytes)),
         _ => Err(js::wrong_type(name, "of type string or an instance of Buffer or Uint8Array", v)),
     }
@@ -138,6 +129,26 @@ fn read_defaults(options: Option<Val>) -> Result<(Kind, bool)> {
     Ok((kind, ci))
 }
 
+/// A pattern string, refused before it is copied when it is over `MAX_PATTERN_BYTES`
+/// (each UTF-16 unit is at least one UTF-8 byte) and checked again once read.
+fn pattern_string(name: &str, v: &Val) -> Result<String> {
+    let too_long = |len: usize| {
+        Error::out_of_range(format!(
+            "The value of \"{name}\" is out of range. It must be at most {} bytes long. Received {len} bytes or more",
+            crate::matcher::MAX_PATTERN_BYTES
+        ))
+    };
+    let units = v.string_utf16_len();
+    if units > crate::matcher::MAX_PATTERN_BYTES {
+        return Err(too_long(units));
+    }
+    let pattern = v.get_string(name)?;
+    if pattern.len() > crate::matcher::MAX_PATTERN_BYTES {
+        return Err(too_long(pattern.len()));
+    }
+    Ok(pattern)
+}
+
 fn read_patterns(list: &Val, defaults: (Kind, bool)) -> Result<Vec<PatternSpec>> {
     if list.value_type() != ValueType::Object || !list.is_array() {
         return Err(js::wrong_type("patterns", "an instance of Array", list));
@@ -154,17 +165,19 @@ fn read_patterns(list: &Val, defaults: (Kind, bool)) -> Result<Vec<PatternSpec>>
             crate::matcher::MAX_PATTERNS
         )));
     }
-    let mut specs = Vec::with_capacity(n);
+    let mut specs = Vec::new();
+    let mut total = 0usize;
     for i in 0..n {
         let item = list.element(i as u32)?;
         let name = format!("patterns[{i}]");
         let spec = match item.value_type() {
             ValueType::String => {
-                PatternSpec { pattern: item.get_string(&name)?, kind: defaults.0, case_insensitive: defaults.1 }
+                PatternSpec { pattern: pattern_string(&name, &item)?, kind: defaults.0, case_insensitive: defaults.1 }
             }
             ValueType::Object if !item.is_array() => {
                 let pattern = match item.prop("pattern")? {
-                    Some(p) => js::string_of(&format!("{name}.pattern"), &p)?,
+                    Some(p) if p.value_type() == ValueType::String => pattern_string(&format!("{name}.pattern"), &p)?,
+                    Some(p) => return Err(js::wrong_type(&format!("{name}.pattern"), "of type string", &p)),
                     None => return Err(js::wrong_type(&format!("{name}.pattern"), "of type string", &item)),
                 };
                 let kind = match item.prop("kind")? {
@@ -185,17 +198,31 @@ fn read_patterns(list: &Val, defaults: (Kind, bool)) -> Result<Vec<PatternSpec>>
                 ))
             }
         };
+        total += spec.pattern.len();
+        if total > crate::matcher::MAX_TOTAL_PATTERN_BYTES {
+            return Err(crate::matcher::too_many_bytes(total));
+        }
         specs.push(spec);
     }
     Ok(specs)
 }
+
+/// Most texts one `testMany`/`firstMany` call takes.
+pub const MAX_TEXTS: u32 = 1 << 24;
 
 fn list_texts<R>(list: &Val, mut each: impl FnMut(u32, Text<'_>) -> Result<R>) -> Result<Vec<R>> {
     if list.value_type() != ValueType::Object || !list.is_array() {
         return Err(js::wrong_type("texts", "an instance of Array", list));
     }
     let n = list.array_len();
-    let mut out = Vec::with_capacity(n as usize);
+    if n > MAX_TEXTS {
+        return Err(Error::out_of_range(format!(
+            "The value of \"texts.length\" is out of range. It must be <= {MAX_TEXTS}. Received {n}"
+        )));
+    }
+    // Grown as texts are read, never reserved from `length`: a sparse array claims a
+    // length it does not hold, and its first hole is a TypeError.
+    let mut out = Vec::new();
     for i in 0..n {
         let item = list.element(i)?;
         out.push(with_text(&format!("texts[{i}]"), &item, |t| each(i, t))?);
@@ -261,6 +288,8 @@ unsafe fn method(
     let call = unsafe { Call::read(env, info) };
     match catch_panic(|| body(&call)) {
         Ok(value) => value,
+        // What user code threw while the arguments were read propagates as it is.
+        Err(_) if js::exception_pending(env) => std::ptr::null_mut(),
         Err(e) => {
             unsafe { sys::napi_throw(env, js::error_value(env, &e)) };
             std::ptr::null_mut()
@@ -310,8 +339,17 @@ fn typed_array<T: Copy>(env: sys::napi_env, kind: sys::napi_typedarray_type, ite
     Ok(out)
 }
 
-unsafe extern "C" fn finalize_matcher(_env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
-    drop(unsafe { Box::from_raw(data as *mut Arc<Matcher>) });
+/// Tells V8 how much native memory a matcher holds (`bytes` < 0 when it is freed), so that
+/// a loop making matchers triggers garbage collection as its native memory grows, not only
+/// as its few JavaScript bytes do.
+fn report_external(env: sys::napi_env, bytes: i64) {
+    let mut total = 0;
+    unsafe { sys::napi_adjust_external_memory(env, bytes, &mut total) };
+}
+
+unsafe extern "C" fn finalize_matcher(env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
+    let matcher = unsafe { Box::from_raw(data as *mut Arc<Matcher>) };
+    report_external(env, -(matcher.memory_usage() as i64));
 }
 
 /// `new Matcher(patterns, options?)`.
@@ -341,6 +379,7 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
                 return Err(Error::new(ErrorKind::Internal, "could not attach the matcher to its object"));
             }
             status(sys::napi_type_tag_object(env, call.this, &MATCHER_TAG))?;
+            report_external(env, (*matcher).memory_usage() as i64);
             Ok(call.this)
         })
     }
@@ -436,7 +475,11 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
             |v: &Val| (js::wrong_type("data", "of type string or an instance of Buffer or Uint8Array", v), None);
         let source = match data_val.value_type() {
             ValueType::String => ScanData::Text(data_val.get_string("data").map_err(|e| (e, None))?),
-            ValueType::Object => ScanData::Bytes(data_val.get_u8_array().ok_or_else(|| wrong(&data_val))?),
+            // Copied here, on the JavaScript thread: no pointer into the caller's buffer
+            // reaches the threadpool, where it could be transferred, detached or resized.
+            ValueType::Object => ScanData::Bytes(
+                data_val.get_bytes("data", MAX_SCAN_BYTES).ok_or_else(|| wrong(&data_val))?.map_err(|e| (e, None))?,
+            ),
             _ => return Err(wrong(&data_val)),
         };
         let mut signal_val = None;
@@ -452,7 +495,9 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
     })();
     let value = match started {
         Ok(task) => unsafe { AsyncTask::to_napi_value(env, AsyncTask::new(task)) },
-        Err((e, Some(sig))) if e.kind == ErrorKind::Aborted => js::rejected_with(env, signal::aborted_value(env, &sig)),
+        Err((e, Some(sig))) if e.kind == ErrorKind::Aborted && !js::exception_pending(env) => {
+            js::rejected_with(env, signal::aborted_value(env, &sig))
+        }
         Err((e, _)) => js::rejected(env, &e),
     };
     value.unwrap_or(std::ptr::null_mut())
@@ -545,9 +590,12 @@ pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
     Ok(())
 }
 
-/// What `scanLines` reads: the caller's Buffer (held, not copied) or a string's UTF-8.
+/// Largest `scanLines` input, in bytes (a string's UTF-8 or a Buffer's length).
+pub const MAX_SCAN_BYTES: usize = 2 << 30;
+
+/// What `scanLines` reads: a copy of the caller's Buffer, or a string's UTF-8.
 enum ScanData {
-    Bytes(Uint8Array),
+    Bytes(Vec<u8>),
     Text(String),
 }
 
@@ -603,14 +651,10 @@ pub fn is_match(env: Env, pattern: Unknown, text: Unknown, options: Option<Unkno
         maybe_panic("isMatch");
         let (kind, ci) = read_defaults(options.map(|o| Val::new(&env, o.raw())))?;
         let p = Val::new(&env, pattern.raw());
-        let pattern = js::string_of("pattern", &p)?;
-        if pattern.len() > crate::matcher::MAX_PATTERN_BYTES {
-            return Err(Error::out_of_range(format!(
-                "The value of \"pattern\" is out of range. It must be at most {} bytes long. Received {} bytes",
-                crate::matcher::MAX_PATTERN_BYTES,
-                pattern.len()
-            )));
+        if p.value_type() != ValueType::String {
+            return Err(js::wrong_type("pattern", "of type string", &p));
         }
+        let pattern = pattern_string("pattern", &p)?;
         let matcher = OneOffCache::global().get(&pattern, kind, ci)?;
         with_text("text", &Val::new(&env, text.raw()), |t| Ok(matcher.test(t.bytes())))
     })

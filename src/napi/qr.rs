@@ -27,7 +27,8 @@ pub enum Format {
 /// What one input holds once copied off the JavaScript heap.
 pub enum InputData {
     Text(String),
-    Bytes(Uint8Array),
+    /// A copy of the caller's Buffer/Uint8Array, made on the JavaScript thread.
+    Bytes(Vec<u8>),
     /// Segments given by the caller (the compat layer's `[{ data, mode }]`).
     Segments(Vec<(Mode, Vec<u8>)>),
 }
@@ -78,18 +79,21 @@ pub fn read_input(name: &str, v: Val) -> Result<InputData> {
             }
             Ok(InputData::Text(text))
         }
-        ValueType::Object => match v.get_u8_array() {
-            Some(bytes) if bytes.is_empty() => Err(Error::invalid_value(format!(
+        ValueType::Object => match v.typed_bytes() {
+            Some([]) => Err(Error::invalid_value(format!(
                 "The argument '{name}' must not be empty (a zero-length or detached buffer)"
             ))),
-            Some(bytes) if bytes.len() > 2953 => Err(Error::new(
+            Some(bytes) if bytes.len() > qr::MAX_INPUT_BYTE_MODE => Err(Error::new(
                 ErrorKind::DataTooLong,
                 format!(
-                    "The argument '{name}' is too long for a QR code: {} bytes; no QR code holds more than 2953 bytes",
-                    bytes.len()
+                    "The argument '{name}' is too long for a QR code: {} bytes; no QR code holds more than {} bytes",
+                    bytes.len(),
+                    qr::MAX_INPUT_BYTE_MODE
                 ),
             )),
-            Some(bytes) => Ok(InputData::Bytes(bytes)),
+            // Copied here: the caller may transfer, detach or resize its buffer as soon as
+            // this call returns, while the task still waits for a thread.
+            Some(bytes) => Ok(InputData::Bytes(bytes.to_vec())),
             None => Err(js::wrong_type(name, "of type string or an instance of Buffer or Uint8Array", &v)),
         },
         _ => Err(js::wrong_type(name, "of type string or an instance of Buffer or Uint8Array", &v)),
@@ -353,8 +357,8 @@ fn spawn(
         Ok(task) => unsafe {
             napi::bindgen_prelude::AsyncTask::to_napi_value(raw, napi::bindgen_prelude::AsyncTask::new(task))?
         },
-        Err((_, Some(abort_value))) => js::rejected_with(raw, abort_value)?,
-        Err((e, None)) => js::rejected(raw, &e)?,
+        Err((_, Some(abort_value))) if !js::exception_pending(raw) => js::rejected_with(raw, abort_value)?,
+        Err((e, _)) => js::rejected(raw, &e)?,
     };
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
@@ -423,8 +427,16 @@ pub fn to_string(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Re
     })
 }
 
+/// Runs a sync function's body: a panic or error becomes a thrown JavaScript error, and an
+/// exception user code threw while the arguments were read propagates as it is.
 pub fn sync_call<T>(env: &Env, f: impl FnOnce() -> Result<T>) -> napi::Result<T> {
-    catch_panic(f).map_err(|e| js::to_napi(env.raw(), &e))
+    catch_panic(f).map_err(|e| {
+        if js::exception_pending(env.raw()) {
+            napi::Error::new(napi::Status::PendingException, String::new())
+        } else {
+            js::to_napi(env.raw(), &e)
+        }
+    })
 }
 
 /// `generate` on the calling thread: blocks the event loop for the whole encode.

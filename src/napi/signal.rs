@@ -66,9 +66,21 @@ fn add_listener(signal: &Val, listener: sys::napi_value) -> bool {
     call_method(signal, c"addEventListener", &[event, listener])
 }
 
+/// What `shared_flag` found on a signal.
+enum Shared {
+    /// The flag this signal carries for every call.
+    Flag(AbortFlag),
+    /// The signal is wrapped by something else: the call needs a listener of its own.
+    Foreign,
+    /// Adding the listener failed (user code threw): the call must fail, and the signal
+    /// stays untagged so a later call tries again.
+    Failed,
+}
+
 /// The flag this signal carries for every call, attaching it (and its one listener) on first
-/// use; `None` when the signal is wrapped by something else.
-fn shared_flag(signal: &Val) -> Option<AbortFlag> {
+/// use. The listener is added first and the tag set last: a tag is permanent, so it must
+/// only ever mark a signal whose listener is in place.
+fn shared_flag(signal: &Val) -> Shared {
     let env = signal.env;
     unsafe {
         let mut tagged = false;
@@ -76,31 +88,34 @@ fn shared_flag(signal: &Val) -> Option<AbortFlag> {
         if tagged {
             let mut data = ptr::null_mut();
             if sys::napi_unwrap(env, signal.raw, &mut data) == sys::Status::napi_ok && !data.is_null() {
-                return Some(AbortFlag((*(data as *const Arc<AtomicBool>)).clone()));
+                return Shared::Flag(AbortFlag((*(data as *const Arc<AtomicBool>)).clone()));
             }
-            return None;
+            return Shared::Foreign;
+        }
+        let mut existing = ptr::null_mut();
+        if sys::napi_unwrap(env, signal.raw, &mut existing) == sys::Status::napi_ok {
+            return Shared::Foreign;
         }
         let flag = AbortFlag::default();
+        if !add_listener(signal, listener_for(env, &flag)) {
+            return Shared::Failed;
+        }
         let boxed = Box::into_raw(Box::new(flag.0.clone()));
         let wrapped =
             sys::napi_wrap(env, signal.raw, boxed.cast(), Some(drop_shared_flag), ptr::null_mut(), ptr::null_mut());
         if wrapped != sys::Status::napi_ok {
             drop(Box::from_raw(boxed));
-            return None;
+            // The listener holds its own reference to the flag: this call is still watched.
+            return Shared::Flag(flag);
         }
-        // Tag after wrapping, so a tag always means our wrap; undo the wrap if tagging fails.
         if sys::napi_type_tag_object(env, signal.raw, &SIGNAL_TAG) != sys::Status::napi_ok {
             let mut data = ptr::null_mut();
             sys::napi_remove_wrap(env, signal.raw, &mut data);
             if !data.is_null() {
                 drop(Box::from_raw(data as *mut Arc<AtomicBool>));
             }
-            return None;
         }
-        if !add_listener(signal, listener_for(env, &flag)) {
-            return None;
-        }
-        Some(flag)
+        Shared::Flag(flag)
     }
 }
 
@@ -157,8 +172,13 @@ pub fn watch(env: &Env, signal: Option<Val>) -> Result<Option<SignalWatch>> {
     let raw_env = env.raw();
     let mut signal_ref = ptr::null_mut();
     unsafe { sys::napi_create_reference(raw_env, signal.raw, 1, &mut signal_ref) };
-    if let Some(flag) = shared_flag(&signal) {
-        return Ok(Some(SignalWatch { flag, signal: signal_ref, listener: None }));
+    match shared_flag(&signal) {
+        Shared::Flag(flag) => return Ok(Some(SignalWatch { flag, signal: signal_ref, listener: None })),
+        Shared::Failed => {
+            unsafe { sys::napi_delete_reference(raw_env, signal_ref) };
+            return Err(Error::new(crate::error::ErrorKind::Internal, "could not listen to options.signal"));
+        }
+        Shared::Foreign => {}
     }
     // The signal is someone else's wrapped object: a listener of this call's own.
     let flag = AbortFlag::default();

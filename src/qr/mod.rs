@@ -92,6 +92,8 @@ impl QrMatrix {
 /// Largest input, in bytes, the encoder accepts before trying: 7089 numeric digits is the
 /// most any QR code holds, so anything longer is rejected without work.
 pub const MAX_INPUT_BYTES: usize = 7089;
+/// Most bytes a byte-mode QR code holds (version 40, level L).
+pub const MAX_INPUT_BYTE_MODE: usize = 2953;
 
 fn capacity(version: u8, level: EcLevel, mode: Mode) -> usize {
     let usable = (tables::data_bits(version, level) - (mode.count_bits(version) as usize + 4)) as f64;
