@@ -1,0 +1,50 @@
+'use strict'
+// Runs one hostile case in a child process: a crash there is an exit status to assert, not
+// a dead test runner. The child loads the package from QR_NATIVE_ROOT (default: this
+// checkout), so the same cases can be pointed at another build to see them fail.
+const { spawnSync } = require('node:child_process')
+const path = require('node:path')
+
+const ROOT = process.env.QR_NATIVE_ROOT || path.join(__dirname, '..', '..')
+
+// Put before every case: the package, a way to answer, and small helpers.
+const PRELUDE = `
+'use strict'
+const ROOT = ${JSON.stringify(ROOT)}
+const qr = require(ROOT)
+const answer = (value) => { process.stdout.write(JSON.stringify(value)); }
+const settle = (p) => p.then((value) => ({ ok: true, value }), (e) => ({ ok: false, name: e && e.name, code: e && e.code, message: String(e && e.message) }))
+const attempt = (f) => { try { return { ok: true, value: f() } } catch (e) { return { ok: false, name: e && e.name, code: e && e.code, message: String(e && e.message) } } }
+const transfer = (ab) => structuredClone(ab, { transfer: [ab] })
+const collect = () => { for (let i = 0; i < 3; i++) globalThis.gc() }
+const hex = (b) => Buffer.from(b).toString('hex');
+`
+
+/**
+ * Runs `source` (after the prelude) in a fresh `node --expose-gc`. `memoryKiB` caps the
+ * child's address space (`ulimit -v`), so an allocation the caller's numbers drive fails
+ * there as it would under a container's memory limit.
+ * Returns `{ status, signal, stderr, answer }`, `answer` parsed from what the case wrote.
+ */
+function runCase (source, { memoryKiB, timeout = 120_000, nodeArgs = [] } = {}) {
+  const args = ['--expose-gc', ...nodeArgs, '-e', PRELUDE + source]
+  const r = memoryKiB
+    ? spawnSync('bash', ['-c', `ulimit -v ${memoryKiB} && exec "$0" "$@"`, process.execPath, ...args], { encoding: 'utf8', timeout })
+    : spawnSync(process.execPath, args, { encoding: 'utf8', timeout })
+  let parsed
+  try {
+    parsed = r.stdout ? JSON.parse(r.stdout) : undefined
+  } catch {
+    parsed = r.stdout
+  }
+  return { status: r.status, signal: r.signal, stderr: r.stderr, answer: parsed }
+}
+
+/** Asserts the child exited 0 with no signal, and returns what it answered. */
+function survived (assert, result) {
+  assert.equal(result.signal, null, `the child died of ${result.signal}: ${result.stderr.slice(-2000)}`)
+  assert.equal(result.status, 0, `the child exited ${result.status}: ${result.stderr.slice(-2000)}`)
+  return result.answer
+}
+
+module.exports = { runCase, survived, ROOT }

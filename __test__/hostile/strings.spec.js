@@ -1,0 +1,57 @@
+'use strict'
+// Finding 3: a string is read whole, whatever its length and wherever a multi-byte character
+// falls. The needle sits after padding that puts a 2-, 3- or 4-byte character across each
+// boundary a read buffer could have (4 KiB, 8 KiB, 64 KiB), at every byte offset around
+// it. Every method must find it, on the string as on its bytes, as JavaScript does.
+const { test } = require('node:test')
+const assert = require('node:assert/strict')
+const { runCase, survived } = require('./child.js')
+
+test('a needle after a multi-byte character across a read boundary is found by every method', () => {
+  const a = survived(assert, runCase(`
+    // Two patterns, so no single-literal JavaScript path answers for native.
+    const m = new qr.Matcher(['needle', 'n[e]{2}dle\\\\d'])
+    const misses = []
+    let cases = 0
+    for (const boundary of [4096, 8192, 65536]) {
+      for (const ch of ['é', '€', '😀']) {
+        const width = Buffer.byteLength(ch)
+        for (let offset = -width - 2; offset <= 2; offset++) {
+          const text = 'a'.repeat(boundary + offset) + ch + 'needle'
+          const bytes = Buffer.from(text)
+          const start = text.indexOf('needle')
+          const got = {
+            test: m.test(text),
+            first: m.first(text),
+            matches: Array.from(m.matches(text)).join(),
+            findAll: JSON.stringify(m.findAll(text)),
+            testMany: m.testMany([text, 'x'])[0],
+            isMatch: qr.isMatch('need+le', text)
+          }
+          const want = {
+            test: true,
+            first: 0,
+            matches: '0',
+            findAll: JSON.stringify([{ pattern: 0, start, end: start + 6 }]),
+            testMany: 1,
+            isMatch: true
+          }
+          cases++
+          if (JSON.stringify(got) !== JSON.stringify(want) || !m.test(bytes)) misses.push({ boundary, ch, offset, got })
+        }
+      }
+    }
+    answer({ cases, misses: misses.slice(0, 5) })
+  `))
+  assert.deepEqual(a.misses, [])
+  assert.ok(a.cases >= 40)
+})
+
+test('scanLines reads a string whole: a match after a 4 KiB boundary on the last line', () => {
+  const a = survived(assert, runCase(`(async () => {
+    const m = new qr.Matcher(['needle', 'other\\\\d'])
+    const text = 'x\\n' + 'a'.repeat(4093) + '€' + 'needle'
+    answer({ lines: Array.from(await m.scanLines(text)), bytes: Array.from(await m.scanLines(Buffer.from(text))) })
+  })()`))
+  assert.deepEqual(a, { lines: [1], bytes: [1] })
+})
