@@ -182,7 +182,7 @@ impl Val {
                 bytes.len()
             )))
         } else {
-            Ok(bytes.to_vec())
+            Ok(copy_of(bytes))
         })
     }
 
@@ -253,6 +253,29 @@ impl Val {
         status_ok(unsafe { sys::napi_get_element(self.env, self.raw, i, &mut out) }, "read array element")?;
         Ok(Val { env: self.env, raw: out })
     }
+}
+
+/// Copies at or above this size ask the kernel for huge pages.
+const HUGE_COPY: usize = 4 << 20;
+
+/// A copy of `bytes` in memory of our own. A large copy's cost is mostly page faults on the
+/// fresh memory (≈60 ms for 100 MiB here, against ≈30 ms of copying), so on Linux its pages
+/// are first advised as huge (2 MiB: 512× fewer faults). Advice only: where the kernel
+/// declines, it is an ordinary copy.
+pub fn copy_of(bytes: &[u8]) -> Vec<u8> {
+    let mut copy = Vec::with_capacity(bytes.len());
+    #[cfg(target_os = "linux")]
+    if bytes.len() >= HUGE_COPY {
+        const PAGE: usize = 4096;
+        let start = (copy.as_mut_ptr() as usize).next_multiple_of(PAGE);
+        let end = (copy.as_mut_ptr() as usize + bytes.len()) / PAGE * PAGE;
+        if end > start {
+            // Untouched memory of this allocation's own: advising it changes no contents.
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
+        }
+    }
+    copy.extend_from_slice(bytes);
+    copy
 }
 
 /// Whether UTF-8 `bytes` hold U+FFFD (EF BF BD), what V8 writes for a lone surrogate. One

@@ -1,0 +1,38 @@
+//! Classification and compilation of any one pattern of any kind: no panic; the methods of
+//! a compiled matcher agree with each other; and a regex read as a plain literal matches
+//! exactly what the `regex` crate matches for the same source.
+#![no_main]
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use qr_native::matcher::{Kind, Matcher, PatternSpec};
+
+#[derive(Arbitrary, Debug)]
+struct Case {
+    pattern: String,
+    kind: u8,
+    ci: bool,
+    texts: Vec<Vec<u8>>,
+}
+
+fuzz_target!(|case: Case| {
+    let kinds = [Kind::Regex, Kind::Exact, Kind::Prefix, Kind::Suffix, Kind::Contains, Kind::Glob];
+    let kind = kinds[case.kind as usize % kinds.len()];
+    let spec = PatternSpec { pattern: case.pattern.clone(), kind, case_insensitive: case.ci };
+    let Ok(m) = Matcher::new(&[spec]) else { return };
+    let reference = (kind == Kind::Regex && m.sole_literal().is_some())
+        .then(|| regex::bytes::RegexBuilder::new(&case.pattern).case_insensitive(case.ci).build().ok())
+        .flatten();
+    for text in case.texts.iter().take(8) {
+        let test = m.test(text);
+        assert_eq!(test, m.first(text).is_some());
+        assert_eq!(test, !m.matches(text).is_empty());
+        if let Ok(all) = m.find_all(text) {
+            assert_eq!(test, !all.is_empty());
+            assert!(all.iter().all(|&(_, s, e)| s <= e && e <= text.len()));
+        }
+        // Literals fold ASCII only (as JavaScript's /i does); compare where that agrees.
+        if let (Some(re), true) = (&reference, !case.ci || text.is_ascii()) {
+            assert_eq!(test, re.is_match(text), "{:?} on {:?}", case.pattern, String::from_utf8_lossy(text));
+        }
+    }
+});
