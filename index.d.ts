@@ -87,6 +87,12 @@ export interface CompatSymbol {
   segmentData: Array<Uint8Array>
 }
 
+/**
+ * The current limit of our tasks on threadpool threads at once. The default is
+ * `min(UV_THREADPOOL_SIZE − 1, available parallelism − 1)`, at least 1.
+ */
+export declare function concurrency(): number
+
 /** Encodes `input` synchronously and returns its module matrix. */
 export declare function encode(input: Input, options?: QrOptions): QrMatrix
 
@@ -156,6 +162,34 @@ export interface QrOptions {
   /** Cancels the call while it waits for a thread; rejects with an `AbortError`. */
   signal?: AbortSignal
 }
+
+/** The queue's counters, cheap enough to read on every request. */
+export interface QueueStats {
+  /** Calls waiting for a slot. */
+  queued: number
+  /** Our tasks on threadpool threads now. */
+  running: number
+  /** Tasks whose work finished, since the process started. */
+  completed: number
+  /** Calls refused because the queue was full (`ERR_QR_NATIVE_QUEUE_FULL`). */
+  rejected: number
+}
+
+/**
+ * Sets the most of our tasks that occupy libuv threadpool threads at once, for the whole
+ * process (worker threads share it). Waiting calls start at once if it rose.
+ */
+export declare function setConcurrency(n: number): void
+
+/**
+ * Bounds the calls waiting in the queue: past `n`, a call rejects at once with
+ * `ERR_QR_NATIVE_QUEUE_FULL`, having read and copied nothing. `Infinity` (the default)
+ * lifts the bound.
+ */
+export declare function setMaxQueue(n: number): void
+
+/** `{ queued, running, completed, rejected }` for the whole process. */
+export declare function stats(): QueueStats
 
 /** Resolves with a data URL: `data:image/png;base64,…` (or `data:image/svg+xml;base64,…`). */
 export declare function toDataURL(input: Input, options?: QrOptions): Promise<string>

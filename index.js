@@ -92,5 +92,9 @@ module.exports = {
   toDataURL: binding.toDataURL,
   toString: binding.toString,
   isMatch: binding.isMatch,
-  Matcher
+  Matcher,
+  setConcurrency: binding.setConcurrency,
+  concurrency: binding.concurrency,
+  setMaxQueue: binding.setMaxQueue,
+  stats: binding.stats
 }

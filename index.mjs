@@ -3,5 +3,8 @@ import { createRequire } from 'node:module'
 
 const binding = createRequire(import.meta.url)('./index.js')
 
-export const { encode, generate, generateMany, generateSync, toDataURL, toString, Matcher, isMatch } = binding
+export const {
+  encode, generate, generateMany, generateSync, toDataURL, toString, Matcher, isMatch,
+  setConcurrency, concurrency, setMaxQueue, stats
+} = binding
 export default binding

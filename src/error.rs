@@ -20,6 +20,8 @@ pub enum ErrorKind {
     Aborted,
     /// `Error`, `ERR_INTERNAL`: a fault inside the package (a caught panic).
     Internal,
+    /// `Error`, `ERR_QR_NATIVE_QUEUE_FULL`: the call was refused because the queue is full.
+    QueueFull,
 }
 
 impl ErrorKind {
@@ -33,6 +35,7 @@ impl ErrorKind {
             ErrorKind::InvalidPattern => "ERR_INVALID_PATTERN",
             ErrorKind::Aborted => "ABORT_ERR",
             ErrorKind::Internal => "ERR_INTERNAL",
+            ErrorKind::QueueFull => "ERR_QR_NATIVE_QUEUE_FULL",
         }
     }
 }

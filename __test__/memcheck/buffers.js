@@ -18,7 +18,7 @@ const calls = {
 }
 
 const attacks = {
-  transferred: (ab) => { let moved = transfer(ab); moved = null; collect() },
+  transferred: (ab) => { transfer(ab); collect() },
   resized: (ab) => { ab.resize(0); collect() },
   rewritten: (ab, view) => { view.fill(0x5a) }
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::qr::render::{Colour, RenderOptions};
 use crate::qr::segment::{KanjiTable, Mode};
 use crate::qr::{self, EcLevel, EncodeOptions};
-use napi::bindgen_prelude::{AsyncTask, ToNapiValue, Uint8Array};
+use napi::bindgen_prelude::Uint8Array;
 use napi::{Env, JsValue, Unknown, ValueType};
 use napi_derive::napi;
 
@@ -207,11 +207,11 @@ pub fn compat_encode(env: Env, payload: Unknown, options: Unknown) -> napi::Resu
 )]
 pub fn compat_render(env: Env, payload: Unknown, options: Unknown) -> napi::Result<Unknown<'static>> {
     let raw = env.raw();
-    let value = match read(&env, payload, options) {
+    let value = match super::queue::check_room().and_then(|_| read(&env, payload, options)) {
         Ok((input, settings, kanji)) => {
             let job = if settings.format == Format::Png { Job::Generate(input) } else { Job::Text(input) };
             let task = QrTask { job, settings, watch: None, kanji, compat: true };
-            unsafe { AsyncTask::to_napi_value(raw, AsyncTask::new(task))? }
+            super::queue::spawn(raw, task)?
         }
         Err(e) => js::rejected(raw, &e)?,
     };

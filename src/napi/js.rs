@@ -401,7 +401,9 @@ pub fn error_value(env: sys::napi_env, err: &Error) -> sys::napi_value {
             }
             ErrorKind::OutOfRange | ErrorKind::DataTooLong => sys::napi_create_range_error(env, code, msg, &mut out),
             ErrorKind::InvalidPattern => sys::node_api_create_syntax_error(env, code, msg, &mut out),
-            ErrorKind::Aborted | ErrorKind::Internal => sys::napi_create_error(env, code, msg, &mut out),
+            ErrorKind::Aborted | ErrorKind::Internal | ErrorKind::QueueFull => {
+                sys::napi_create_error(env, code, msg, &mut out)
+            }
         };
         if err.kind == ErrorKind::Aborted {
             let mut name = ptr::null_mut();

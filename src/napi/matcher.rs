@@ -13,7 +13,7 @@ use super::qr::sync_call;
 use super::signal::{self, SignalWatch};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::matcher::{cache::OneOffCache, lines, offsets, Kind, Matcher, PatternSpec, Place};
-use napi::bindgen_prelude::{AsyncTask, Object, ToNapiValue, Uint32Array};
+use napi::bindgen_prelude::{Object, ToNapiValue, Uint32Array};
 use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
 use std::cell::RefCell;
@@ -470,6 +470,7 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
     let call = unsafe { Call::read(env, info) };
     let started = (|| -> std::result::Result<ScanTask, (Error, Option<Val>)> {
         let matcher = call.matcher().map_err(|e| (e, None))?.clone();
+        super::queue::check_room().map_err(|e| (e, None))?;
         let data_val = call.arg(0);
         let wrong =
             |v: &Val| (js::wrong_type("data", "of type string or an instance of Buffer or Uint8Array", v), None);
@@ -494,7 +495,7 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
         Ok(ScanTask { matcher, data: source, watch })
     })();
     let value = match started {
-        Ok(task) => unsafe { AsyncTask::to_napi_value(env, AsyncTask::new(task)) },
+        Ok(task) => super::queue::spawn(env, task),
         Err((e, Some(sig))) if e.kind == ErrorKind::Aborted && !js::exception_pending(env) => {
             js::rejected_with(env, signal::aborted_value(env, &sig))
         }
@@ -539,6 +540,8 @@ unsafe extern "C" fn sole_literal(env: sys::napi_env, info: sys::napi_callback_i
 #[napi(module_exports)]
 pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
     let env = exports.value().env;
+    // Every environment (main thread, each worker) gets its share of the queue here.
+    super::queue::init(env)?;
     type Callback = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value;
     let method = |name: &'static std::ffi::CStr, f: Callback| sys::napi_property_descriptor {
         utf8name: name.as_ptr(),
@@ -603,6 +606,12 @@ pub struct ScanTask {
     matcher: Arc<Matcher>,
     data: ScanData,
     watch: Option<SignalWatch>,
+}
+
+impl super::queue::Queued for ScanTask {
+    fn watch(&self) -> Option<&SignalWatch> {
+        self.watch.as_ref()
+    }
 }
 
 impl Task for ScanTask {

@@ -9,6 +9,7 @@ pub mod compat;
 pub mod js;
 pub mod matcher;
 pub mod qr;
+pub mod queue;
 pub mod signal;
 
 /// Test-only fault injection: panics in the entry point named by `QR_NATIVE_PANIC_IN`, to

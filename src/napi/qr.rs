@@ -276,6 +276,12 @@ impl QrTask {
     }
 }
 
+impl super::queue::Queued for QrTask {
+    fn watch(&self) -> Option<&SignalWatch> {
+        self.watch.as_ref()
+    }
+}
+
 impl Task for QrTask {
     type Output = Result<Produced>;
     type JsValue = Unknown<'static>;
@@ -342,6 +348,7 @@ fn spawn(
     let options = options.map(|o| Val::new(env, o.raw()));
     // Failures carry the abort error's value when the signal had already aborted.
     let started = (|| -> std::result::Result<QrTask, (Error, Option<sys::napi_value>)> {
+        super::queue::check_room()?;
         let (settings, signal_val) = read_options(options, default_format)?;
         let job = make(&settings)?;
         let watch = match signal::watch(env, signal_val) {
@@ -354,9 +361,7 @@ fn spawn(
         Ok(QrTask { job, settings, watch, kanji: None, compat: false })
     })();
     let value = match started {
-        Ok(task) => unsafe {
-            napi::bindgen_prelude::AsyncTask::to_napi_value(raw, napi::bindgen_prelude::AsyncTask::new(task))?
-        },
+        Ok(task) => super::queue::spawn(raw, task)?,
         Err((_, Some(abort_value))) if !js::exception_pending(raw) => js::rejected_with(raw, abort_value)?,
         Err((e, _)) => js::rejected(raw, &e)?,
     };

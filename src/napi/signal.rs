@@ -23,6 +23,11 @@ impl AbortFlag {
         self.0.load(Ordering::Relaxed)
     }
 
+    /// The flag's identity, shared by every call that watches the same signal.
+    pub fn as_ptr(&self) -> *const AtomicBool {
+        Arc::as_ptr(&self.0)
+    }
+
     /// `Err(Aborted)` once the signal has aborted.
     pub fn check(&self) -> Result<()> {
         if self.is_set() {
@@ -129,6 +134,8 @@ unsafe extern "C" fn on_abort(env: sys::napi_env, info: sys::napi_callback_info)
         sys::napi_get_cb_info(env, info, ptr::null_mut(), ptr::null_mut(), ptr::null_mut(), &mut data);
         if !data.is_null() {
             (*(data as *const AtomicBool)).store(true, Ordering::Relaxed);
+            // Calls still waiting in our queue leave it now, their inputs freed.
+            super::queue::abort_waiting(env, data as *const AtomicBool);
         }
     }
     ptr::null_mut()

@@ -1,0 +1,582 @@
+//! Our own queue in front of libuv's threadpool. The pool is shared by the whole process
+//! (`fs`, `dns.lookup`, `crypto`, `zlib`, every worker thread) and is FIFO and unbounded: a
+//! burst of 10,000 of our tasks would make a file read wait behind all of them. So at most
+//! `limit` of our tasks occupy pool threads at once; the others wait here, FIFO, and other
+//! pool users always find a thread.
+//!
+//! The limit is process-wide: every isolate (main thread, worker threads) shares this one
+//! addon instance and so this one `State`. A task must be queued to libuv from its own
+//! isolate's thread, so when a slot frees on a pool thread, the next waiter's thread is
+//! woken through a threadsafe function and queues its task there.
+//!
+//! A slot is taken when a task is handed to libuv and given back when its `compute` ends on
+//! the pool thread: it counts exactly our tasks occupying pool threads, and a worker that
+//! exits with tasks in flight cannot leak one.
+
+use super::js;
+use super::signal::SignalWatch;
+use crate::error::{Error, ErrorKind};
+use napi::{sys, Env, JsValue, Task};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::ptr;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Most tasks `setConcurrency` allows at once.
+pub const MAX_CONCURRENCY: u32 = 1024;
+
+/// How long a pool thread keeps running waiting tasks of ours before it gives its slot back
+/// through libuv's FIFO, when our limit takes every pool thread (see `run_chain`).
+const CHAIN_TIME: Duration = Duration::from_millis(20);
+
+/// A task the queue can run: a napi `Task` that says which signal (if any) watches it.
+pub trait Queued: Task + 'static {
+    fn watch(&self) -> Option<&SignalWatch>;
+}
+
+/// A task's operations with its type erased, so one queue holds every kind of task.
+struct Ops {
+    /// Runs the work (any thread; catches its own panics).
+    compute: unsafe fn(*mut c_void),
+    /// Settles the promise with the result and frees the task (its thread).
+    finish: unsafe fn(sys::napi_env, *mut c_void),
+    /// Rejects the promise with an AbortError and frees the task (its thread).
+    cancel: unsafe fn(sys::napi_env, *mut c_void),
+    /// Hands the task to libuv (its thread); false if that failed (the task is then freed).
+    start: unsafe fn(sys::napi_env, *mut c_void) -> bool,
+}
+
+/// A waiting task: its data, operations, signal flag and home thread.
+struct Entry {
+    data: *mut c_void,
+    ops: &'static Ops,
+    flag: Option<*const AtomicBool>,
+    home: Arc<Home>,
+}
+
+// The data is only touched by one thread at a time: its home thread until the task runs,
+// then the pool thread that runs it, then its home thread again (through `Home::send`).
+unsafe impl Send for Entry {}
+
+/// The process-wide state, behind one lock held for a few instructions at a time.
+struct State {
+    limit: usize,
+    /// libuv's pool size (`UV_THREADPOOL_SIZE`, default 4).
+    pool: usize,
+    running: usize,
+    /// Waiting tasks by ticket: FIFO, the smallest ticket goes first.
+    waiting: BTreeMap<u64, Entry>,
+    next_ticket: u64,
+    /// `None`: unbounded.
+    max_queue: Option<usize>,
+    completed: u64,
+    rejected: u64,
+}
+
+fn state() -> &'static Mutex<State> {
+    static STATE: OnceLock<Mutex<State>> = OnceLock::new();
+    STATE.get_or_init(|| {
+        Mutex::new(State {
+            limit: default_concurrency(),
+            pool: pool_size(),
+            running: 0,
+            waiting: BTreeMap::new(),
+            next_ticket: 0,
+            max_queue: None,
+            completed: 0,
+            rejected: 0,
+        })
+    })
+}
+
+fn lock() -> std::sync::MutexGuard<'static, State> {
+    state().lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The default limit: one pool thread left free for others, one core left for the main
+/// thread: `min(UV_THREADPOOL_SIZE − 1, available parallelism − 1)`, at least 1.
+pub fn default_concurrency() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    pool_size().saturating_sub(1).min(cores.saturating_sub(1)).clamp(1, MAX_CONCURRENCY as usize)
+}
+
+/// libuv's threadpool size, as libuv reads it (1..=1024, default 4).
+fn pool_size() -> usize {
+    std::env::var("UV_THREADPOOL_SIZE").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(4).clamp(1, 1024)
+}
+
+/// What a thread is sent about one of its tasks.
+enum Message {
+    /// A slot is reserved for it: hand it to libuv.
+    Start(Entry),
+    /// It ran on a pool thread (chained): settle its promise.
+    Done(Entry),
+}
+
+/// A JavaScript thread's mailbox: the threadsafe function through which its tasks come home.
+struct Home {
+    /// `None` once the thread's environment is torn down (its tasks will never settle). The
+    /// lock keeps a send from racing the release: a released function is freed memory.
+    tsfn: Mutex<Option<Tsfn>>,
+}
+
+#[derive(Clone, Copy)]
+struct Tsfn(sys::napi_threadsafe_function);
+
+// N-API allows `napi_call_threadsafe_function` from any thread; nothing else is touched
+// off the JavaScript thread.
+unsafe impl Send for Tsfn {}
+
+impl Home {
+    /// Sends `message` home; gives it back when the thread can no longer take it.
+    fn send(&self, message: Message) -> Result<(), Message> {
+        let tsfn = self.tsfn.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(Tsfn(f)) = *tsfn else { return Err(message) };
+        let boxed = Box::into_raw(Box::new(message));
+        if unsafe { sys::napi_call_threadsafe_function(f, boxed.cast(), 0) } == sys::Status::napi_ok {
+            Ok(())
+        } else {
+            Err(*unsafe { Box::from_raw(boxed) })
+        }
+    }
+
+    fn raw(&self) -> Option<sys::napi_threadsafe_function> {
+        self.tsfn.lock().unwrap_or_else(|e| e.into_inner()).map(|Tsfn(f)| f)
+    }
+}
+
+/// This thread's share: its mailbox, and how many of its tasks are waiting or running
+/// chained (they hold no libuv handle, so the mailbox keeps the event loop alive for them).
+struct Local {
+    home: Arc<Home>,
+    outstanding: usize,
+}
+
+thread_local! {
+    static LOCAL: RefCell<Option<Local>> = const { RefCell::new(None) };
+}
+
+/// Sets up this thread's mailbox; called once per environment when the module loads.
+pub fn init(env: sys::napi_env) -> napi::Result<()> {
+    let mut name = ptr::null_mut();
+    let mut tsfn = ptr::null_mut();
+    unsafe {
+        napi::check_status!(sys::napi_create_string_utf8(env, c"qr-native queue".as_ptr(), -1, &mut name))?;
+        napi::check_status!(sys::napi_create_threadsafe_function(
+            env,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            name,
+            0,
+            1,
+            ptr::null_mut(),
+            None,
+            ptr::null_mut(),
+            Some(on_message),
+            &mut tsfn,
+        ))?;
+        // Only outstanding tasks keep the event loop alive (see `outstanding`).
+        napi::check_status!(sys::napi_unref_threadsafe_function(env, tsfn))?;
+        napi::check_status!(sys::napi_add_env_cleanup_hook(env, Some(on_teardown), ptr::null_mut()))?;
+    }
+    let home = Arc::new(Home { tsfn: Mutex::new(Some(Tsfn(tsfn))) });
+    LOCAL.with(|l| *l.borrow_mut() = Some(Local { home, outstanding: 0 }));
+    Ok(())
+}
+
+/// Adds `delta` to this thread's outstanding tasks: the event loop is kept alive while
+/// there are any (a waiting promise must settle before the process exits), not after.
+fn outstanding(env: sys::napi_env, delta: isize) {
+    LOCAL.with(|l| {
+        let mut l = l.borrow_mut();
+        let Some(local) = l.as_mut() else { return };
+        let was = local.outstanding;
+        local.outstanding = was.saturating_add_signed(delta);
+        let Some(tsfn) = local.home.raw() else { return };
+        unsafe {
+            if was == 0 && local.outstanding > 0 {
+                sys::napi_ref_threadsafe_function(env, tsfn);
+            } else if was > 0 && local.outstanding == 0 {
+                sys::napi_unref_threadsafe_function(env, tsfn);
+            }
+        }
+    });
+}
+
+unsafe extern "C" fn on_teardown(_arg: *mut c_void) {
+    let Some(local) = LOCAL.with(|l| l.borrow_mut().take()) else { return };
+    // This thread's waiting tasks will never run: out of the queue. (Their memory goes with
+    // the environment's: settling them needs the environment that is going away.)
+    lock().waiting.retain(|_, e| !Arc::ptr_eq(&e.home, &local.home));
+    let tsfn = local.home.tsfn.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(Tsfn(f)) = tsfn {
+        unsafe { sys::napi_release_threadsafe_function(f, sys::ThreadsafeFunctionReleaseMode::abort) };
+    }
+}
+
+/// On a task's home thread: start it (its slot is reserved), or settle it (it ran chained).
+unsafe extern "C" fn on_message(env: sys::napi_env, _js: sys::napi_value, _ctx: *mut c_void, data: *mut c_void) {
+    let message = *unsafe { Box::from_raw(data as *mut Message) };
+    if env.is_null() {
+        // The environment is being torn down: nothing can be settled or started.
+        if let Message::Start(_) = message {
+            slot_freed(false);
+        }
+        return;
+    }
+    outstanding(env, -1);
+    match message {
+        Message::Start(entry) => {
+            if !unsafe { (entry.ops.start)(env, entry.data) } {
+                slot_freed(false);
+            }
+        }
+        Message::Done(entry) => unsafe { (entry.ops.finish)(env, entry.data) },
+    }
+}
+
+/// Gives a slot back and hands it to the next waiter, if any (any thread).
+fn slot_freed(completed: bool) {
+    let next = {
+        let mut state = lock();
+        state.running -= 1;
+        if completed {
+            state.completed += 1;
+        }
+        take_next(&mut state)
+    };
+    if let Some(entry) = next {
+        send_start(entry);
+    }
+}
+
+/// Sends a task with a reserved slot home to start; if its home is gone, the slot goes on
+/// to the next waiter.
+fn send_start(mut entry: Entry) {
+    loop {
+        let home = entry.home.clone();
+        match home.send(Message::Start(entry)) {
+            Ok(()) => return,
+            Err(_) => {
+                let mut state = lock();
+                state.running -= 1;
+                match take_next(&mut state) {
+                    Some(next) => entry = next,
+                    None => return,
+                }
+            }
+        }
+    }
+}
+
+/// The next waiter, with a slot reserved for it, when a slot is free.
+fn take_next(state: &mut State) -> Option<Entry> {
+    if state.running >= state.limit {
+        return None;
+    }
+    let (_, entry) = state.waiting.pop_first()?;
+    state.running += 1;
+    Some(entry)
+}
+
+/// On a pool thread whose task just finished, still holding its slot: runs waiting tasks
+/// one after another, sending each home to be settled. The pool thread stays busy with no
+/// round trip through the main thread between tasks (handing each task back to the main
+/// thread to queue cost 40% of a burst's throughput at 1 slot, measured). While our limit
+/// leaves pool threads free, others always find one, so the chain runs until the queue is
+/// empty; when the limit takes the whole pool, it stops after `CHAIN_TIME` and the slot
+/// goes back through libuv's FIFO, so other pool users get turns.
+fn run_chain() {
+    let started = Instant::now();
+    loop {
+        let entry = {
+            let mut state = lock();
+            if state.limit >= state.pool && started.elapsed() >= CHAIN_TIME {
+                return;
+            }
+            match state.waiting.pop_first() {
+                Some((_, entry)) => entry,
+                None => return,
+            }
+        };
+        unsafe { (entry.ops.compute)(entry.data) };
+        lock().completed += 1;
+        let home = entry.home.clone();
+        // A home that is gone cannot settle the task; its memory goes with it.
+        let _ = home.send(Message::Done(entry));
+    }
+}
+
+/// One task and what it needs to settle its promise.
+struct Job<T: Queued> {
+    task: Option<T>,
+    output: Option<napi::Result<T::Output>>,
+    deferred: sys::napi_deferred,
+    work: sys::napi_async_work,
+}
+
+impl<T: Queued> Job<T> {
+    const OPS: Ops = Ops { compute: compute::<T>, finish: finish::<T>, cancel: cancel::<T>, start: start::<T> };
+}
+
+unsafe fn compute<T: Queued>(data: *mut c_void) {
+    let job = unsafe { &mut *(data as *mut Job<T>) };
+    if let Some(task) = job.task.as_mut() {
+        // `compute` catches its own panics (`catch_panic`); none reaches here.
+        job.output = Some(task.compute());
+    }
+}
+
+/// libuv's execute callback: the task, then waiting tasks for a while, then the slot back.
+unsafe extern "C" fn execute<T: Queued>(_env: sys::napi_env, data: *mut c_void) {
+    unsafe { compute::<T>(data) };
+    run_chain();
+    slot_freed(true);
+}
+
+/// libuv's complete callback.
+unsafe extern "C" fn complete<T: Queued>(env: sys::napi_env, status: sys::napi_status, data: *mut c_void) {
+    if status != sys::Status::napi_ok {
+        let job = unsafe { &mut *(data as *mut Job<T>) };
+        job.output = Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "the task was cancelled"))));
+    }
+    unsafe { finish::<T>(env, data) };
+}
+
+unsafe fn finish<T: Queued>(env: sys::napi_env, data: *mut c_void) {
+    let mut job = unsafe { Box::from_raw(data as *mut Job<T>) };
+    if !job.work.is_null() {
+        unsafe { sys::napi_delete_async_work(env, job.work) };
+    }
+    let Some(mut task) = job.task.take() else { return };
+    let napi_env = Env::from_raw(env);
+    let settled = match job.output.take() {
+        Some(Ok(output)) => task.resolve(napi_env, output),
+        Some(Err(e)) => task.reject(napi_env, e),
+        None => Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "the task did not run"))),
+    };
+    unsafe {
+        match settled.and_then(|value| napi::bindgen_prelude::ToNapiValue::to_napi_value(env, value)) {
+            Ok(v) => sys::napi_resolve_deferred(env, job.deferred, v),
+            Err(e) => sys::napi_reject_deferred(env, job.deferred, napi::JsError::from(e).into_value(env)),
+        };
+    }
+    let _ = task.finally(napi_env);
+}
+
+/// Rejects a waiting task's promise with its AbortError and frees it.
+unsafe fn cancel<T: Queued>(env: sys::napi_env, data: *mut c_void) {
+    let mut job = unsafe { Box::from_raw(data as *mut Job<T>) };
+    if let Some(task) = job.task.take() {
+        let error = super::signal::abort_error(env, task.watch());
+        unsafe { sys::napi_reject_deferred(env, job.deferred, napi::JsError::from(error).into_value(env)) };
+        let _ = task.finally(Env::from_raw(env));
+    }
+}
+
+/// Creates the task's libuv work and queues it; on failure the promise is rejected.
+unsafe fn start<T: Queued>(env: sys::napi_env, data: *mut c_void) -> bool {
+    let job = unsafe { &mut *(data as *mut Job<T>) };
+    let mut name = ptr::null_mut();
+    let queued = unsafe {
+        sys::napi_create_string_utf8(env, c"qr-native".as_ptr(), -1, &mut name) == sys::Status::napi_ok
+            && sys::napi_create_async_work(
+                env,
+                ptr::null_mut(),
+                name,
+                Some(execute::<T>),
+                Some(complete::<T>),
+                data,
+                &mut job.work,
+            ) == sys::Status::napi_ok
+            && sys::napi_queue_async_work(env, job.work) == sys::Status::napi_ok
+    };
+    if !queued {
+        job.output =
+            Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "could not queue the threadpool task"))));
+        unsafe { finish::<T>(env, data) };
+    }
+    queued
+}
+
+/// The error for a call refused because the queue is full.
+fn queue_full(max: usize) -> Error {
+    Error::new(
+        ErrorKind::QueueFull,
+        format!("qr-native's queue is full: {max} calls are already waiting (setMaxQueue); try again later"),
+    )
+}
+
+/// `Err` when a call now would find the queue full: checked before an argument is read or
+/// copied, so a refused call allocates nothing.
+pub fn check_room() -> crate::error::Result<()> {
+    let mut state = lock();
+    match state.max_queue {
+        Some(max) if state.running >= state.limit && state.waiting.len() >= max => {
+            state.rejected += 1;
+            Err(queue_full(max))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Starts `task` through the queue and returns its promise: handed to libuv now if a slot
+/// is free, else kept waiting here.
+pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_value> {
+    let flag = task.watch().map(|w| w.flag.as_ptr());
+    let mut deferred = ptr::null_mut();
+    let mut promise = ptr::null_mut();
+    unsafe { napi::check_status!(sys::napi_create_promise(env, &mut deferred, &mut promise))? };
+    let data: *mut c_void =
+        Box::into_raw(Box::new(Job { task: Some(task), output: None, deferred, work: ptr::null_mut() })).cast();
+    let reject_now = |error: Error| unsafe {
+        let job = &mut *(data as *mut Job<T>);
+        job.output = Some(Err(js::to_napi(env, &error)));
+        finish::<T>(env, data);
+    };
+    let Some(home) = LOCAL.with(|l| l.borrow().as_ref().map(|l| l.home.clone())) else {
+        reject_now(Error::new(ErrorKind::Internal, "qr-native's queue is not set up on this thread"));
+        return Ok(promise);
+    };
+    let mut state = lock();
+    if state.running < state.limit && state.waiting.is_empty() {
+        state.running += 1;
+        drop(state);
+        if !unsafe { start::<T>(env, data) } {
+            slot_freed(false);
+        }
+        return Ok(promise);
+    }
+    if let Some(max) = state.max_queue.filter(|&max| state.waiting.len() >= max) {
+        state.rejected += 1;
+        drop(state);
+        reject_now(queue_full(max));
+        return Ok(promise);
+    }
+    let ticket = state.next_ticket;
+    state.next_ticket += 1;
+    state.waiting.insert(ticket, Entry { data, ops: &Job::<T>::OPS, flag, home });
+    drop(state);
+    outstanding(env, 1);
+    Ok(promise)
+}
+
+/// On this thread, `flag`'s signal aborted: every task it watches that is still waiting
+/// leaves the queue now, its promise rejected and its input freed.
+pub fn abort_waiting(env: sys::napi_env, flag: *const AtomicBool) {
+    let Some(home) = LOCAL.with(|l| l.borrow().as_ref().map(|l| l.home.clone())) else { return };
+    let mut cancelled = Vec::new();
+    {
+        let mut state = lock();
+        let tickets: Vec<u64> = state
+            .waiting
+            .iter()
+            .filter(|(_, e)| e.flag == Some(flag) && Arc::ptr_eq(&e.home, &home))
+            .map(|(t, _)| *t)
+            .collect();
+        for t in tickets {
+            cancelled.extend(state.waiting.remove(&t));
+        }
+    }
+    outstanding(env, -(cancelled.len() as isize));
+    for entry in cancelled {
+        unsafe { (entry.ops.cancel)(env, entry.data) };
+    }
+}
+
+/// `setConcurrency(n)`: a new limit; waiting tasks start at once if it rose.
+pub fn set_limit(n: usize) {
+    let mut starts = Vec::new();
+    {
+        let mut state = lock();
+        state.limit = n;
+        while let Some(next) = take_next(&mut state) {
+            starts.push(next);
+        }
+    }
+    for entry in starts {
+        send_start(entry);
+    }
+}
+
+pub fn limit() -> usize {
+    lock().limit
+}
+
+pub fn set_max_queue_to(n: Option<usize>) {
+    lock().max_queue = n;
+}
+
+/// `{ queued, running, completed, rejected }`.
+pub fn stats() -> [f64; 4] {
+    let state = lock();
+    [state.waiting.len() as f64, state.running as f64, state.completed as f64, state.rejected as f64]
+}
+
+/// Reads `n` for `setConcurrency` / `setMaxQueue`.
+fn whole_number(
+    env: &Env,
+    name: &str,
+    value: napi::Unknown,
+    max: u32,
+    infinite_ok: bool,
+) -> crate::error::Result<Option<u32>> {
+    let v = js::Val::new(env, value.raw());
+    if infinite_ok && v.get_f64() == Some(f64::INFINITY) {
+        return Ok(None);
+    }
+    let lo = if infinite_ok { 0 } else { 1 };
+    Ok(Some(js::integer_in(name, &v, lo, max as i64)? as u32))
+}
+
+/// Sets the most of our tasks that occupy libuv threadpool threads at once, for the whole
+/// process (worker threads share it). Waiting calls start at once if it rose.
+#[napi_derive::napi(ts_args_type = "n: number")]
+pub fn set_concurrency(env: Env, n: napi::Unknown) -> napi::Result<()> {
+    super::qr::sync_call(&env, || {
+        set_limit(whole_number(&env, "n", n, MAX_CONCURRENCY, false)?.unwrap_or(1) as usize);
+        Ok(())
+    })
+}
+
+/// The current limit of our tasks on threadpool threads at once. The default is
+/// `min(UV_THREADPOOL_SIZE − 1, available parallelism − 1)`, at least 1.
+#[napi_derive::napi]
+pub fn concurrency() -> u32 {
+    limit() as u32
+}
+
+/// Bounds the calls waiting in the queue: past `n`, a call rejects at once with
+/// `ERR_QR_NATIVE_QUEUE_FULL`, having read and copied nothing. `Infinity` (the default)
+/// lifts the bound.
+#[napi_derive::napi(ts_args_type = "n: number")]
+pub fn set_max_queue(env: Env, n: napi::Unknown) -> napi::Result<()> {
+    super::qr::sync_call(&env, || {
+        let max = whole_number(&env, "n", n, u32::MAX, true)?;
+        set_max_queue_to(max.map(|m| m as usize));
+        Ok(())
+    })
+}
+
+/// The queue's counters, cheap enough to read on every request.
+#[napi_derive::napi(object, js_name = "QueueStats")]
+pub struct JsQueueStats {
+    /// Calls waiting for a slot.
+    pub queued: f64,
+    /// Our tasks on threadpool threads now.
+    pub running: f64,
+    /// Tasks whose work finished, since the process started.
+    pub completed: f64,
+    /// Calls refused because the queue was full (`ERR_QR_NATIVE_QUEUE_FULL`).
+    pub rejected: f64,
+}
+
+/// `{ queued, running, completed, rejected }` for the whole process.
+#[napi_derive::napi(js_name = "stats")]
+pub fn js_stats() -> JsQueueStats {
+    let [queued, running, completed, rejected] = stats();
+    JsQueueStats { queued, running, completed, rejected }
+}
