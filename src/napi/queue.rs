@@ -45,8 +45,8 @@ struct Ops {
     finish: unsafe fn(sys::napi_env, *mut c_void),
     /// Rejects the promise with an AbortError and frees the task (its thread).
     cancel: unsafe fn(sys::napi_env, *mut c_void),
-    /// Hands the task to libuv (its thread); false if that failed (the task is then freed).
-    start: unsafe fn(sys::napi_env, *mut c_void) -> bool,
+    /// Hands the task to libuv (its thread); false if that failed (the task is then settled).
+    start: unsafe fn(sys::napi_env, Entry) -> bool,
 }
 
 /// A waiting task: its data, operations, signal flag and home thread.
@@ -148,8 +148,9 @@ impl Home {
     }
 }
 
-/// This thread's share: its mailbox, and how many of its tasks are waiting or running
-/// chained (they hold no libuv handle, so the mailbox keeps the event loop alive for them).
+/// This thread's share: its mailbox, and how many of its tasks are not yet settled (every
+/// result comes home through the mailbox, which keeps the event loop alive while any is
+/// outstanding).
 struct Local {
     home: Arc<Home>,
     outstanding: usize,
@@ -227,14 +228,16 @@ unsafe extern "C" fn on_message(env: sys::napi_env, _js: sys::napi_value, _ctx: 
         }
         return;
     }
-    outstanding(env, -1);
     match message {
         Message::Start(entry) => {
-            if !unsafe { (entry.ops.start)(env, entry.data) } {
+            if !unsafe { (entry.ops.start)(env, entry) } {
                 slot_freed(false);
             }
         }
-        Message::Done(entry) => unsafe { (entry.ops.finish)(env, entry.data) },
+        Message::Done(entry) => {
+            outstanding(env, -1);
+            unsafe { (entry.ops.finish)(env, entry.data) }
+        }
     }
 }
 
@@ -315,11 +318,18 @@ struct Job<T: Queued> {
     task: Option<T>,
     output: Option<napi::Result<T::Output>>,
     deferred: sys::napi_deferred,
-    work: sys::napi_async_work,
 }
 
 impl<T: Queued> Job<T> {
     const OPS: Ops = Ops { compute: compute::<T>, finish: finish::<T>, cancel: cancel::<T>, start: start::<T> };
+}
+
+/// A task handed to libuv: its libuv work, released by `complete` on its thread, and the
+/// task itself, which comes home through the mailbox like every other (so results settle in
+/// the order tasks ran, whichever way they started).
+struct Direct {
+    work: sys::napi_async_work,
+    entry: Option<Entry>,
 }
 
 unsafe fn compute<T: Queued>(data: *mut c_void) {
@@ -331,26 +341,27 @@ unsafe fn compute<T: Queued>(data: *mut c_void) {
 }
 
 /// libuv's execute callback: the task, then waiting tasks for a while, then the slot back.
-unsafe extern "C" fn execute<T: Queued>(_env: sys::napi_env, data: *mut c_void) {
-    unsafe { compute::<T>(data) };
+unsafe extern "C" fn execute(_env: sys::napi_env, data: *mut c_void) {
+    let direct = unsafe { &mut *(data as *mut Direct) };
+    if let Some(entry) = direct.entry.take() {
+        unsafe { (entry.ops.compute)(entry.data) };
+        let home = entry.home.clone();
+        // A home that is gone cannot settle the task; its memory goes with it.
+        let _ = home.send(Message::Done(entry));
+    }
     run_chain();
     slot_freed(true);
 }
 
-/// libuv's complete callback.
-unsafe extern "C" fn complete<T: Queued>(env: sys::napi_env, status: sys::napi_status, data: *mut c_void) {
-    if status != sys::Status::napi_ok {
-        let job = unsafe { &mut *(data as *mut Job<T>) };
-        job.output = Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "the task was cancelled"))));
-    }
-    unsafe { finish::<T>(env, data) };
+/// libuv's complete callback: only the libuv work is left to release.
+unsafe extern "C" fn complete(env: sys::napi_env, _status: sys::napi_status, data: *mut c_void) {
+    let direct = unsafe { Box::from_raw(data as *mut Direct) };
+    unsafe { sys::napi_delete_async_work(env, direct.work) };
 }
 
+/// Settles the promise with the task's result (or error) and frees the task.
 unsafe fn finish<T: Queued>(env: sys::napi_env, data: *mut c_void) {
     let mut job = unsafe { Box::from_raw(data as *mut Job<T>) };
-    if !job.work.is_null() {
-        unsafe { sys::napi_delete_async_work(env, job.work) };
-    }
     let Some(mut task) = job.task.take() else { return };
     let napi_env = Env::from_raw(env);
     let settled = match job.output.take() {
@@ -377,9 +388,11 @@ unsafe fn cancel<T: Queued>(env: sys::napi_env, data: *mut c_void) {
     }
 }
 
-/// Creates the task's libuv work and queues it; on failure the promise is rejected.
-unsafe fn start<T: Queued>(env: sys::napi_env, data: *mut c_void) -> bool {
-    let job = unsafe { &mut *(data as *mut Job<T>) };
+/// Hands a task to libuv (its slot is reserved); on failure its promise is rejected and
+/// it is settled.
+unsafe fn start<T: Queued>(env: sys::napi_env, entry: Entry) -> bool {
+    let data = entry.data;
+    let direct = Box::into_raw(Box::new(Direct { work: ptr::null_mut(), entry: Some(entry) }));
     let mut name = ptr::null_mut();
     let queued = unsafe {
         sys::napi_create_string_utf8(env, c"qr-native".as_ptr(), -1, &mut name) == sys::Status::napi_ok
@@ -387,17 +400,22 @@ unsafe fn start<T: Queued>(env: sys::napi_env, data: *mut c_void) -> bool {
                 env,
                 ptr::null_mut(),
                 name,
-                Some(execute::<T>),
-                Some(complete::<T>),
-                data,
-                &mut job.work,
+                Some(execute),
+                Some(complete),
+                direct.cast(),
+                &mut (*direct).work,
             ) == sys::Status::napi_ok
-            && sys::napi_queue_async_work(env, job.work) == sys::Status::napi_ok
+            && sys::napi_queue_async_work(env, (*direct).work) == sys::Status::napi_ok
     };
     if !queued {
-        job.output =
-            Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "could not queue the threadpool task"))));
+        let direct = unsafe { Box::from_raw(direct) };
+        if !direct.work.is_null() {
+            unsafe { sys::napi_delete_async_work(env, direct.work) };
+        }
+        let job = unsafe { &mut *(data as *mut Job<T>) };
+        job.output = Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "could not queue the threadpool task"))));
         unsafe { finish::<T>(env, data) };
+        outstanding(env, -1);
     }
     queued
 }
@@ -430,8 +448,7 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
     unsafe { napi::check_status!(sys::napi_create_promise(env, &mut deferred, &mut promise))? };
-    let data: *mut c_void =
-        Box::into_raw(Box::new(Job { task: Some(task), output: None, deferred, work: ptr::null_mut() })).cast();
+    let data: *mut c_void = Box::into_raw(Box::new(Job { task: Some(task), output: None, deferred })).cast();
     let reject_now = |error: Error| unsafe {
         let job = &mut *(data as *mut Job<T>);
         job.output = Some(Err(js::to_napi(env, &error)));
@@ -441,11 +458,13 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
         reject_now(Error::new(ErrorKind::Internal, "qr-native's queue is not set up on this thread"));
         return Ok(promise);
     };
+    let entry = Entry { data, ops: &Job::<T>::OPS, flag, home };
     let mut state = lock();
     if state.running < state.limit && state.waiting.is_empty() {
         state.running += 1;
         drop(state);
-        if !unsafe { start::<T>(env, data) } {
+        outstanding(env, 1);
+        if !unsafe { start::<T>(env, entry) } {
             slot_freed(false);
         }
         return Ok(promise);
@@ -458,7 +477,7 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
     }
     let ticket = state.next_ticket;
     state.next_ticket += 1;
-    state.waiting.insert(ticket, Entry { data, ops: &Job::<T>::OPS, flag, home });
+    state.waiting.insert(ticket, entry);
     drop(state);
     outstanding(env, 1);
     Ok(promise)
