@@ -8,7 +8,7 @@ const path = require('node:path')
 
 const { barChart } = require('./lib/chart')
 
-const SUITES = { qr: './qr', compat: './compat', match: './matcher', http: './http', system: './system' }
+const SUITES = { qr: './qr', compat: './compat', match: './matcher', queue: './queue', http: './http', system: './system' }
 
 function parseArgs (argv) {
   const args = { quick: false, only: null, withRustServer: false, withAllocators: false }
@@ -90,7 +90,7 @@ function charts (suites) {
     })
   }
   if (suites.http) {
-    const names = { tier0: 'tier 0: Express + qrcode', tier3: 'tier 3: Express + generateSync', ours: 'ours: Express + generate', oursSpare: 'ours, cores − 1 pool threads', rust: 'pure Rust: axum' }
+    const names = { tier0: 'tier 0: Express + qrcode', tier3: 'tier 3: Express + generateSync', ours: 'ours: Express + generate', oursNoLimit: 'ours, no queue limit', rust: 'pure Rust: axum' }
     out['http-tiers.svg'] = barChart({
       title: 'Express QR endpoint: requests per second',
       subtitle: 'autocannon, 32 connections, 127.0.0.1 (log scale)',

@@ -13,7 +13,8 @@ const ROOT = path.join(__dirname, '..')
 
 function child (workload, { addon = '-', ms = 1500, threads } = {}) {
   const env = { ...process.env }
-  if (threads) env.UV_THREADPOOL_SIZE = String(threads)
+  // Our queue's limit follows the pool size here: this measures how the work scales.
+  if (threads) { env.UV_THREADPOOL_SIZE = String(threads); env.QR_NATIVE_CONCURRENCY = String(threads) }
   return JSON.parse(execFileSync(process.execPath, [CHILD, workload, addon, String(ms)], { env, encoding: 'utf8' }))
 }
 

@@ -1,7 +1,7 @@
 // Compiled with `tsc --noEmit --strict` against the installed package (packaging.spec.js):
 // the public API is typed, and misuse does not compile.
-import { encode, generate, generateMany, generateSync, isMatch, Matcher, toDataURL, toString } from 'qr-native'
-import type { FoundMatch, Input, Pattern, QrMatrix, QrOptions, Text } from 'qr-native'
+import { concurrency, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'
+import type { FoundMatch, Input, Pattern, QrMatrix, QrOptions, QueueStats, Text } from 'qr-native'
 import * as compat from 'qr-native/compat'
 
 async function main (): Promise<void> {
@@ -29,6 +29,11 @@ async function main (): Promise<void> {
   const compatPng: Buffer = await compat.toBuffer('text', { errorCorrectionLevel: 'M', rendererOpts: { deflateLevel: 9 } })
   compat.toString('text', (err, s) => { if (!err) console.log(s.length) })
   const qr = compat.create('text')
+  setConcurrency(concurrency())
+  setMaxQueue(Infinity)
+  const counters: QueueStats = stats()
+  const waiting: number = counters.queued + counters.running + counters.completed + counters.rejected
+  console.log(waiting)
   console.log(png, many, sync, url, svg, size, hit, first, all, found, lines, flags, firsts, compatPng, qr.version)
 
   // @ts-expect-error: the level must be one of the listed names
@@ -37,6 +42,8 @@ async function main (): Promise<void> {
   await generate(42)
   // @ts-expect-error: an unknown kind
   new Matcher(['x'], { kind: 'fuzzy' })
+  // @ts-expect-error: the limit is a number
+  setConcurrency('2')
 }
 
 void main()

@@ -96,9 +96,14 @@ fn lock() -> std::sync::MutexGuard<'static, State> {
     state().lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The default limit: one pool thread left free for others, one core left for the main
-/// thread: `min(UV_THREADPOOL_SIZE − 1, available parallelism − 1)`, at least 1.
+/// The default limit: `QR_NATIVE_CONCURRENCY` when set (1..=1024); else one pool thread
+/// left free for others and one core left for the main thread:
+/// `min(UV_THREADPOOL_SIZE − 1, available parallelism − 1)`, at least 1.
 pub fn default_concurrency() -> usize {
+    let given = std::env::var("QR_NATIVE_CONCURRENCY").ok().and_then(|v| v.trim().parse::<usize>().ok());
+    if let Some(n) = given.filter(|n| (1..=MAX_CONCURRENCY as usize).contains(n)) {
+        return n;
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     pool_size().saturating_sub(1).min(cores.saturating_sub(1)).clamp(1, MAX_CONCURRENCY as usize)
 }

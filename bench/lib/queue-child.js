@@ -1,0 +1,62 @@
+'use strict'
+// One queue setting, in its own process: `node queue-child.js <concurrency|default> <rounds>`
+// prints JSON. Per round: a burst of 10,000 generate calls with an fs.readFile, a
+// dns.lookup and a one-round crypto.pbkdf2 issued just after it starts (their latency, and
+// the burst's duration); then the worst lateness of a 1 ms timer while 1000 calls are in
+// flight, arriving 25 per macrotask as a server's do.
+const crypto = require('node:crypto')
+const dns = require('node:dns')
+const fs = require('node:fs')
+const qr = require('../..')
+
+const [setting, roundsArg] = process.argv.slice(2)
+if (setting !== 'default') qr.setConcurrency(Number(setting))
+const rounds = Number(roundsArg) || 3
+const URL = 'https://example.com/products/12345?ref=qr-'
+
+const since = (start, run) => new Promise((resolve) => run(() => resolve(performance.now() - start)))
+
+async function burst () {
+  const start = performance.now()
+  const all = Promise.all(Array.from({ length: 10000 }, (_, i) => qr.generate(URL + i)))
+  const issued = performance.now()
+  const [fsMs, dnsMs, pbkdf2Ms] = await Promise.all([
+    since(issued, (done) => fs.readFile(__filename, done)),
+    since(issued, (done) => dns.lookup('localhost', done)),
+    since(issued, (done) => crypto.pbkdf2('secret', 'salt', 1, 32, 'sha256', done))
+  ])
+  await all
+  return { burstMs: performance.now() - start, fsMs, dnsMs, pbkdf2Ms }
+}
+
+// 1000 calls in flight as a server sees them: arriving 25 per macrotask.
+const arriving = () => new Promise((resolve) => {
+  const calls = []
+  const next = () => {
+    for (let k = 0; k < 25; k++) calls.push(qr.generate(URL + calls.length))
+    if (calls.length < 1000) setImmediate(next)
+    else resolve(Promise.all(calls))
+  }
+  next()
+})
+
+async function lateness () {
+  let worst = 0
+  let last = performance.now()
+  const timer = setInterval(() => { const now = performance.now(); worst = Math.max(worst, now - last - 1); last = now }, 1)
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  last = performance.now()
+  await arriving()
+  worst = Math.max(worst, performance.now() - last - 1) // a timer that never fired was late all along
+  clearInterval(timer)
+  return worst
+}
+
+async function main () {
+  await burst() // warm-up
+  const out = { concurrency: qr.concurrency(), rounds: [] }
+  for (let r = 0; r < rounds; r++) out.rounds.push({ ...(await burst()), timerLateMs: await lateness() })
+  process.stdout.write(JSON.stringify(out))
+}
+
+main()

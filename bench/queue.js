@@ -1,0 +1,63 @@
+'use strict'
+// The queue in front of the threadpool, setting by setting, each in its own process
+// (bench/lib/queue-child.js): how long fs, dns and crypto wait during a burst of 10,000
+// generate calls, how late a 1 ms timer runs with 1000 in flight, and the burst's own
+// duration. `1024` is no limit at all: every call goes straight to libuv, as before the
+// queue existed.
+const { execFileSync } = require('node:child_process')
+const os = require('node:os')
+const path = require('node:path')
+const { summary } = require('./lib/measure')
+
+const CHILD = path.join(__dirname, 'lib', 'queue-child.js')
+const POOL = Number(process.env.UV_THREADPOOL_SIZE) || 4
+const SETTINGS = ['default', '1', '2', '3', String(POOL), '1024']
+
+async function run ({ quick, progress }) {
+  const rounds = quick ? 2 : 5
+  const out = { cores: os.availableParallelism(), pool: POOL, settings: {} }
+  for (const setting of SETTINGS) {
+    progress(`queue: concurrency ${setting}`)
+    const r = JSON.parse(execFileSync(process.execPath, [CHILD, setting, String(rounds)], { encoding: 'utf8' }))
+    const med = (key) => summary(r.rounds.map((x) => x[key])).median
+    const worst = (key) => Math.max(...r.rounds.map((x) => x[key]))
+    out.settings[setting] = {
+      concurrency: r.concurrency,
+      burstMs: med('burstMs'),
+      fsMs: worst('fsMs'),
+      dnsMs: worst('dnsMs'),
+      pbkdf2Ms: worst('pbkdf2Ms'),
+      timerLateMs: worst('timerLateMs')
+    }
+  }
+  return out
+}
+
+function goals (r) {
+  const d = r.settings.default
+  const out = []
+  for (const [name, key] of [['fs.readFile', 'fsMs'], ['dns.lookup', 'dnsMs'], ['crypto.pbkdf2', 'pbkdf2Ms']]) {
+    out.push({ goal: `${name} during a burst of 10,000 generate, default settings (ms, worst round)`, value: d[key], target: '≤ 50', met: d[key] <= 50 })
+    const share = d[key] / d.burstMs
+    out.push({ goal: `${name}'s wait as a share of the burst, default settings`, value: share, target: '≤ 0.05', met: share <= 0.05 })
+  }
+  out.push({ goal: '1 ms timer lateness, 1000 generate in flight, default settings (ms, worst round)', value: d.timerLateMs, target: '≤ 5', met: d.timerLateMs <= 5 })
+  const pool = r.settings[String(r.pool)]
+  const unlimited = r.settings['1024']
+  const throughput = unlimited.burstMs / pool.burstMs
+  out.push({ goal: `burst throughput with the limit at the pool size (${r.pool}) vs no limit (straight to libuv, as before)`, value: throughput, target: '≥ 0.95', met: throughput >= 0.95 })
+  return out
+}
+
+function report (r) {
+  const lines = [`### The queue in front of the threadpool (${r.cores} cores, libuv pool of ${r.pool})`, '',
+    'A burst of 10,000 `generate` calls; an `fs.readFile`, a `dns.lookup` and a one-round `crypto.pbkdf2` issued just after it starts (ms until each completes, worst of the rounds); the burst\'s duration (median); the worst lateness of a 1 ms timer with 1000 calls in flight (arriving 25 per macrotask). `1024` is no limit: every call straight to libuv, as before the queue.', '',
+    '| setConcurrency | burst ms | codes/s | fs.readFile ms | dns.lookup ms | pbkdf2 ms | timer late ms |', '|---|---|---|---|---|---|---|']
+  for (const [setting, s] of Object.entries(r.settings)) {
+    const name = setting === 'default' ? `default (${s.concurrency})` : setting
+    lines.push(`| ${name} | ${s.burstMs.toFixed(0)} | ${(10000 / s.burstMs * 1000).toFixed(0)} | ${s.fsMs.toFixed(1)} | ${s.dnsMs.toFixed(1)} | ${s.pbkdf2Ms.toFixed(1)} | ${s.timerLateMs.toFixed(1)} |`)
+  }
+  return lines.join('\n')
+}
+
+module.exports = { name: 'queue', run, goals, report }
