@@ -418,7 +418,8 @@ unsafe fn start<T: Queued>(env: sys::napi_env, entry: Entry) -> bool {
             unsafe { sys::napi_delete_async_work(env, direct.work) };
         }
         let job = unsafe { &mut *(data as *mut Job<T>) };
-        job.output = Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "could not queue the threadpool task"))));
+        job.output =
+            Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "could not queue the threadpool task"))));
         unsafe { finish::<T>(env, data) };
         outstanding(env, -1);
     }
