@@ -1,37 +1,39 @@
 'use strict'
-// A zxing-cpp decoder in a Python child process, fed PNGs one JSON line at a time.
-const { spawn } = require('node:child_process')
-const path = require('node:path')
-const readline = require('node:readline')
+// A real QR decoder we did not write: zxing-cpp compiled to WebAssembly (`zxing-wasm` from
+// npm), given the `.wasm` from its own package so it never fetches anything. Node only: no
+// Python, no network. A missing or failing decoder fails the test that uses it at once,
+// saying what to install, instead of leaving a promise that never settles.
+const fs = require('node:fs')
+
+let ready
+function reader () {
+  if (!ready) {
+    ready = (async () => {
+      let zxing, wasmBinary
+      try {
+        zxing = require('zxing-wasm/reader')
+        wasmBinary = fs.readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'))
+      } catch (e) {
+        throw new Error(`the QR decoder the tests use is missing: run \`npm ci\` (devDependency zxing-wasm). ${e.message}`)
+      }
+      await zxing.prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true })
+      return zxing
+    })()
+  }
+  return ready
+}
 
 class QrDecoder {
-  constructor () {
-    this.child = spawn(process.env.PYTHON || 'python3', [path.join(__dirname, 'zxing_decode.py')], {
-      stdio: ['pipe', 'pipe', 'inherit']
-    })
-    this.pending = new Map()
-    this.nextId = 0
-    readline.createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const answer = JSON.parse(line)
-      const resolve = this.pending.get(answer.id)
-      this.pending.delete(answer.id)
-      resolve(answer)
-    })
-  }
-
   /** Decodes a PNG; resolves with the payload bytes, or null when no QR code is found. */
   async decode (png) {
-    const id = this.nextId++
-    const answer = await new Promise((resolve) => {
-      this.pending.set(id, resolve)
-      this.child.stdin.write(JSON.stringify({ id, png: Buffer.from(png).toString('base64') }) + '\n')
-    })
-    return answer.found ? Buffer.from(answer.bytes, 'base64') : null
+    const zxing = await reader()
+    const found = await zxing.readBarcodes(new Blob([png]), { formats: ['QRCode'], tryHarder: true, maxNumberOfSymbols: 1 })
+    const code = found.find((r) => r.isValid)
+    return code ? Buffer.from(code.bytes) : null
   }
 
-  close () {
-    this.child.stdin.end()
-  }
+  /** Nothing to release: the module stays loaded for the process. */
+  close () {}
 }
 
 module.exports = { QrDecoder }
