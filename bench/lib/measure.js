@@ -49,4 +49,37 @@ async function interleave (cases, rounds, progress = () => {}) {
   return Object.fromEntries([...values].map(([name, v]) => [name, summary(v)]))
 }
 
-module.exports = { summary, opsPerSecSync, opsPerSecAsync, interleave }
+/**
+ * The worst lateness (ms) of a 1 ms interval timer while `work()` runs; a timer that never
+ * fired was late all along.
+ */
+async function timerLateness (work) {
+  let worst = 0
+  let last = performance.now()
+  const timer = setInterval(() => {
+    const now = performance.now()
+    worst = Math.max(worst, now - last - 1)
+    last = now
+  }, 1)
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  last = performance.now()
+  await work()
+  worst = Math.max(worst, performance.now() - last - 1)
+  clearInterval(timer)
+  return worst
+}
+
+/** Calls `start(i)` for i < `total`, `perTick` per macrotask, as requests reach a server. */
+function arriving (total, perTick, start) {
+  return new Promise((resolve) => {
+    const calls = []
+    const next = () => {
+      for (const end = Math.min(calls.length + perTick, total); calls.length < end;) calls.push(start(calls.length))
+      if (calls.length < total) setImmediate(next)
+      else resolve(Promise.all(calls))
+    }
+    next()
+  })
+}
+
+module.exports = { summary, opsPerSecSync, opsPerSecAsync, interleave, timerLateness, arriving }

@@ -8,6 +8,7 @@ const crypto = require('node:crypto')
 const dns = require('node:dns')
 const fs = require('node:fs')
 const qr = require('../..')
+const { arriving, timerLateness } = require('./measure')
 
 const [setting, roundsArg] = process.argv.slice(2)
 if (setting !== 'default') qr.setConcurrency(Number(setting))
@@ -30,27 +31,7 @@ async function burst () {
 }
 
 // 1000 calls in flight as a server sees them: arriving 25 per macrotask.
-const arriving = () => new Promise((resolve) => {
-  const calls = []
-  const next = () => {
-    for (let k = 0; k < 25; k++) calls.push(qr.generate(URL + calls.length))
-    if (calls.length < 1000) setImmediate(next)
-    else resolve(Promise.all(calls))
-  }
-  next()
-})
-
-async function lateness () {
-  let worst = 0
-  let last = performance.now()
-  const timer = setInterval(() => { const now = performance.now(); worst = Math.max(worst, now - last - 1); last = now }, 1)
-  await new Promise((resolve) => setTimeout(resolve, 5))
-  last = performance.now()
-  await arriving()
-  worst = Math.max(worst, performance.now() - last - 1) // a timer that never fired was late all along
-  clearInterval(timer)
-  return worst
-}
+const lateness = () => timerLateness(() => arriving(1000, 25, (i) => qr.generate(URL + i)))
 
 async function main () {
   await burst() // warm-up
