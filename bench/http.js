@@ -6,7 +6,6 @@
 // reference (axum, the same encoder; bench/rust-server, built on demand).
 const { fork, spawn, execFileSync } = require('node:child_process')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const autocannon = require('autocannon')
 

@@ -123,7 +123,7 @@ impl RegexGroup {
     }
 
     /// The set members that match, by position in the set. Cost: one full pass.
-    fn matching(&self, text: &[u8]) -> impl Iterator<Item = usize> {
+    fn matching(&self, text: &[u8]) -> PatternSet {
         let mut hits = PatternSet::new(self.patterns.len());
         match &self.set {
             Some(set) => set.which_overlapping_matches(&Input::new(text), &mut hits),
@@ -132,13 +132,13 @@ impl RegexGroup {
             }
             None => {}
         }
-        hits.iter().map(|id| id.as_usize()).collect::<Vec<_>>().into_iter()
+        hits
     }
 
     /// Calls `found(pattern)` for every member that matches. Cost: one full pass.
     pub fn each_match(&self, text: &[u8], mut found: impl FnMut(u32)) {
-        for i in self.matching(text) {
-            found(self.patterns[i]);
+        for id in self.matching(text).iter() {
+            found(self.patterns[id.as_usize()]);
         }
     }
 
@@ -159,9 +159,9 @@ impl RegexGroup {
     /// Non-overlapping matches of every member that matches, as (pattern, start, end), into
     /// `out`; stops once `out` holds more than `limit`, returning false.
     pub fn spans(&self, text: &[u8], out: &mut Vec<(u32, usize, usize)>, limit: usize) -> bool {
-        for i in self.matching(text) {
-            let pattern = self.patterns[i];
-            for m in self.singles[i].find_iter(text) {
+        for id in self.matching(text).iter() {
+            let pattern = self.patterns[id.as_usize()];
+            for m in self.singles[id.as_usize()].find_iter(text) {
                 if out.len() >= limit {
                     return false;
                 }

@@ -18,7 +18,7 @@ use super::signal::SignalWatch;
 use crate::error::{Error, ErrorKind};
 use napi::{sys, Env, JsValue, Task};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::c_void;
 use std::ptr;
 use std::sync::atomic::AtomicBool;
@@ -69,11 +69,48 @@ struct State {
     running: usize,
     /// Waiting tasks by ticket: FIFO, the smallest ticket goes first.
     waiting: BTreeMap<u64, Entry>,
+    /// The tickets each signal's flag watches among them, so an abort finds its calls
+    /// without a scan of the whole queue.
+    by_flag: HashMap<usize, BTreeSet<u64>>,
     next_ticket: u64,
     /// `None`: unbounded.
     max_queue: Option<usize>,
     completed: u64,
     rejected: u64,
+}
+
+impl State {
+    /// Adds a waiting task.
+    fn push(&mut self, ticket: u64, entry: Entry) {
+        if let Some(flag) = entry.flag {
+            self.by_flag.entry(flag as usize).or_default().insert(ticket);
+        }
+        self.waiting.insert(ticket, entry);
+    }
+
+    /// Takes the first waiting task (FIFO).
+    fn pop(&mut self) -> Option<Entry> {
+        let (ticket, entry) = self.waiting.pop_first()?;
+        self.forget(ticket, &entry);
+        Some(entry)
+    }
+
+    /// Takes the waiting task `ticket`, if still waiting.
+    fn take(&mut self, ticket: u64) -> Option<Entry> {
+        let entry = self.waiting.remove(&ticket)?;
+        self.forget(ticket, &entry);
+        Some(entry)
+    }
+
+    fn forget(&mut self, ticket: u64, entry: &Entry) {
+        let Some(flag) = entry.flag else { return };
+        if let Some(tickets) = self.by_flag.get_mut(&(flag as usize)) {
+            tickets.remove(&ticket);
+            if tickets.is_empty() {
+                self.by_flag.remove(&(flag as usize));
+            }
+        }
+    }
 }
 
 fn state() -> &'static Mutex<State> {
@@ -84,6 +121,7 @@ fn state() -> &'static Mutex<State> {
             pool: pool_size(),
             running: 0,
             waiting: BTreeMap::new(),
+            by_flag: HashMap::new(),
             next_ticket: 0,
             max_queue: None,
             completed: 0,
@@ -216,7 +254,13 @@ unsafe extern "C" fn on_teardown(_arg: *mut c_void) {
     let Some(local) = LOCAL.with(|l| l.borrow_mut().take()) else { return };
     // This thread's waiting tasks will never run: out of the queue. (Their memory goes with
     // the environment's: settling them needs the environment that is going away.)
-    lock().waiting.retain(|_, e| !Arc::ptr_eq(&e.home, &local.home));
+    let mut state = lock();
+    let gone: Vec<u64> =
+        state.waiting.iter().filter(|(_, e)| Arc::ptr_eq(&e.home, &local.home)).map(|(t, _)| *t).collect();
+    for t in gone {
+        state.take(t);
+    }
+    drop(state);
     let tsfn = local.home.tsfn.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(Tsfn(f)) = tsfn {
         unsafe { sys::napi_release_threadsafe_function(f, sys::ThreadsafeFunctionReleaseMode::abort) };
@@ -285,7 +329,7 @@ fn take_next(state: &mut State) -> Option<Entry> {
     if state.running >= state.limit {
         return None;
     }
-    let (_, entry) = state.waiting.pop_first()?;
+    let entry = state.pop()?;
     state.running += 1;
     Some(entry)
 }
@@ -305,8 +349,8 @@ fn run_chain() {
             if state.limit >= state.pool && started.elapsed() >= CHAIN_TIME {
                 return;
             }
-            match state.waiting.pop_first() {
-                Some((_, entry)) => entry,
+            match state.pop() {
+                Some(entry) => entry,
                 None => return,
             }
         };
@@ -483,7 +527,7 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
     }
     let ticket = state.next_ticket;
     state.next_ticket += 1;
-    state.waiting.insert(ticket, entry);
+    state.push(ticket, entry);
     drop(state);
     outstanding(env, 1);
     Ok(promise)
@@ -496,14 +540,12 @@ pub fn abort_waiting(env: sys::napi_env, flag: *const AtomicBool) {
     let mut cancelled = Vec::new();
     {
         let mut state = lock();
-        let tickets: Vec<u64> = state
-            .waiting
-            .iter()
-            .filter(|(_, e)| e.flag == Some(flag) && Arc::ptr_eq(&e.home, &home))
-            .map(|(t, _)| *t)
-            .collect();
+        let tickets = state.by_flag.get(&(flag as usize)).cloned().unwrap_or_default();
         for t in tickets {
-            cancelled.extend(state.waiting.remove(&t));
+            // A flag belongs to one thread's signal; the home check is a guard.
+            if state.waiting.get(&t).is_some_and(|e| Arc::ptr_eq(&e.home, &home)) {
+                cancelled.extend(state.take(t));
+            }
         }
     }
     outstanding(env, -(cancelled.len() as isize));
