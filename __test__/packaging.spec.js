@@ -76,5 +76,5 @@ test('without the platform package, the error names the platform and what to do'
   const e = JSON.parse(out)
   assert.equal(e.code, 'ERR_QR_NATIVE_NO_BINARY')
   assert.match(e.message, new RegExp(triple()))
-  assert.match(e.message, /build from source/)
+  assert.match(e.message, /build it from source: clone the qr-native repository/)
 })
