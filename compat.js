@@ -18,16 +18,22 @@ const Mode = {
 }
 const MODE_BY_BIT = { 1: Mode.NUMERIC, 2: Mode.ALPHANUMERIC, 4: Mode.BYTE, 8: Mode.KANJI }
 const MODE_BY_ID = { Numeric: Mode.NUMERIC, Alphanumeric: Mode.ALPHANUMERIC, Byte: Mode.BYTE, Kanji: Mode.KANJI }
-const ECLevel = { L: { bit: 1 }, M: { bit: 0 }, Q: { bit: 3 }, H: { bit: 2 } }
+// qrcode compares levels by identity (`qr.errorCorrectionLevel === ECLevel.M` in its own
+// tests and in code written against it): where qrcode is installed, as it is in an app
+// migrating from it, compat hands out qrcode's own level objects; elsewhere, its own.
+const ECLevel = qrcodeLevels() || { L: { bit: 1 }, M: { bit: 0 }, Q: { bit: 3 }, H: { bit: 2 } }
 const LETTER_BY_BIT = { 1: 'L', 0: 'M', 3: 'Q', 2: 'H' }
-// qrcode compares levels by identity: its own level objects work, any other `{ bit }` object
-// passes its check and then fits no version. Ours and (when installed) its own are known.
+// Any other `{ bit }` object passes qrcode's check and then fits no version: only these work.
 const KNOWN_LEVELS = new Set(Object.values(ECLevel))
-try {
-  for (const level of Object.values(require('qrcode/lib/core/error-correction-level'))) {
-    if (level && typeof level === 'object') KNOWN_LEVELS.add(level)
+
+function qrcodeLevels () {
+  try {
+    const { L, M, Q, H } = require('qrcode/lib/core/error-correction-level')
+    return [L, M, Q, H].every((l) => l && typeof l === 'object') ? { L, M, Q, H } : null
+  } catch {
+    return null
   }
-} catch {}
+}
 
 const KANJI = ('(?:[u3000-u303F]|[u3040-u309F]|[u30A0-u30FF]|[uFF00-uFFEF]|[u4E00-u9FAF]|' +
   '[u2605-u2606]|[u2190-u2195]|u203B|[u2010u2015u2018u2019u2025u2026u201Cu201Du2225u2260]|' +

@@ -108,6 +108,23 @@ describe('create', () => {
   })
 })
 
+describe('error-correction levels are qrcode\'s own objects', () => {
+  const ECLevel = require('qrcode/lib/core/error-correction-level')
+
+  test('qrcode\'s "Should set default EC level to M" holds against compat', () => {
+    assert.equal(compat.create('a').errorCorrectionLevel, ECLevel.M)
+  })
+
+  test('each level compat returns is the one qrcode returns, and qrcode accepts it back', () => {
+    for (const name of ['L', 'M', 'Q', 'H', 'low', 'quartile']) {
+      const ours = compat.create('level', { errorCorrectionLevel: name }).errorCorrectionLevel
+      assert.equal(ours, QRCode.create('level', { errorCorrectionLevel: name }).errorCorrectionLevel, name)
+      assert.equal(QRCode.create('back', { errorCorrectionLevel: ours }).errorCorrectionLevel, ours, name)
+      assert.equal(compat.create('again', { errorCorrectionLevel: ours }).errorCorrectionLevel, ours, name)
+    }
+  })
+})
+
 describe('toString', () => {
   test('svg, utf8 and terminal strings are byte-identical for 600 inputs and options', async () => {
     const rand = rng(7)

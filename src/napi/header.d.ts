@@ -26,14 +26,14 @@ export interface FoundMatch {
 /**
  * Many patterns compiled once; every query is linear in the text, however many patterns.
  * Literal patterns (also regexes like `Googlebot\/` or `^curl`, globs like `*.php`) are
- * matched by plain comparisons and one Aho–Corasick automaton; the rest by one `RegexSet`.
+ * matched by plain comparisons and one Aho–Corasick automaton; the rest by one multi-regex.
  * Throws `SyntaxError` `ERR_INVALID_PATTERN` naming the first invalid pattern's index
  * (backreferences and look-around are refused: they cannot run in linear time).
  * A matcher of one literal answers `test`, `first` and `matches` on a string in JavaScript
  * (a comparison costs less than the call into native); the answers are the same.
  */
 export declare class Matcher {
-  /** Compiles `patterns`: strings of `options.kind` (default `'regex'`), or objects with their own `kind` and `caseInsensitive`. At most 100,000 patterns of 64 KiB. */
+  /** Compiles `patterns`: strings of `options.kind` (default `'regex'`), or objects with their own `kind` and `caseInsensitive`. At most 100,000 patterns of 64 KiB, 16 MiB in all; a regex compiles to at most 4 MiB, the regexes together to 32 MiB. */
   constructor(patterns: Pattern[], options?: MatcherOptions)
   /** Number of patterns. */
   readonly size: number
@@ -45,14 +45,15 @@ export declare class Matcher {
   matches(text: Text): Uint32Array
   /** Every match: for each pattern its non-overlapping matches from the left, ordered by start. At most 100,000. */
   findAll(text: Text): FoundMatch[]
-  /** `test` for each text in one call: 1 where any pattern matches. */
+  /** `test` for each text in one call: 1 where any pattern matches. At most 2^24 texts. */
   testMany(texts: Text[]): Uint8Array
-  /** `first` for each text in one call. */
+  /** `first` for each text in one call. At most 2^24 texts. */
   firstMany(texts: Text[]): Int32Array
   /**
-   * On the threadpool: 0-based numbers of the lines (split at `\n`, `\r\n`) of `data` on which
-   * any pattern matches. A Buffer is read in place, never copied or split into strings.
-   * `options.signal` aborts it, also while it runs.
+   * On the threadpool, through the package's queue: 0-based numbers of the lines (split at
+   * `\n`, `\r\n`) of `data` on which any pattern matches. A Buffer is copied once before the
+   * call returns (the caller may transfer, resize or rewrite it at once), never split into
+   * strings; at most 2 GiB. `options.signal` aborts it, while it waits or while it runs.
    */
   scanLines(data: Text, options?: { signal?: AbortSignal }): Promise<Uint32Array>
 }

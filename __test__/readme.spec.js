@@ -1,0 +1,68 @@
+'use strict'
+// The README's examples as written: each `<!-- example: file -->` block must be that file,
+// word for word, and each file is an app served over real HTTP on 127.0.0.1 here, with the
+// requests real clients send (no User-Agent, no text, text too long).
+const { test, describe, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { QrDecoder } = require('./helpers/decoder')
+
+const ROOT = path.join(__dirname, '..')
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+
+test('every example block in the README is its file, word for word', () => {
+  const blocks = [...README.matchAll(/<!-- example: (\S+) -->\n```js\n([\s\S]*?)```/g)]
+  assert.ok(blocks.length >= 2, 'the README shows its examples from files')
+  for (const [, file, code] of blocks) assert.equal(code, fs.readFileSync(path.join(ROOT, file), 'utf8'), file)
+})
+
+/** Serves `app` on 127.0.0.1 for the tests in the enclosing describe; resolves to its base URL. */
+function serve (app) {
+  const state = {}
+  before(async () => {
+    state.server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => state.server.once('listening', resolve))
+    state.base = `http://127.0.0.1:${state.server.address().port}`
+  })
+  after(() => state.server.close())
+  return state
+}
+
+describe('examples/readme/qrcode.js', () => {
+  const http = serve(require('../examples/readme/qrcode.js'))
+  const decoder = new QrDecoder()
+
+  test('a text gets a PNG that decodes to it', async () => {
+    const res = await fetch(`${http.base}/qrcode?text=${encodeURIComponent('héllo wörld')}`)
+    assert.equal(res.status, 200)
+    assert.equal(res.headers.get('content-type'), 'image/png')
+    assert.deepEqual(await decoder.decode(Buffer.from(await res.arrayBuffer())), Buffer.from('héllo wörld'))
+  })
+
+  test('no text, a repeated text parameter and a text too long are 400, not 500', async () => {
+    for (const query of ['', '?text=', '?text=a&text=b', `?text=${'9'.repeat(7090)}`]) {
+      const res = await fetch(`${http.base}/qrcode${query}`)
+      assert.equal(res.status, 400, query.slice(0, 20))
+    }
+  })
+})
+
+describe('examples/readme/bots.js', () => {
+  const http = serve(require('../examples/readme/bots.js'))
+  const ask = (headers) => fetch(`${http.base}/`, { headers }).then(async (res) => ({ status: res.status, body: await res.json() }))
+
+  test('a crawler is a bot, a browser is not, and a request with no User-Agent is served', async () => {
+    assert.deepEqual(await ask({ 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }), { status: 200, body: { bot: true } })
+    assert.deepEqual(await ask({ 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }), { status: 200, body: { bot: false } })
+    // fetch always sends a User-Agent: a raw request sends none.
+    const net = require('node:net')
+    const raw = await new Promise((resolve, reject) => {
+      const socket = net.connect(Number(new URL(http.base).port), '127.0.0.1', () => socket.end('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'))
+      let data = ''
+      socket.on('data', (d) => { data += d }).on('end', () => resolve(data)).on('error', reject)
+    })
+    assert.match(raw, /^HTTP\/1\.1 200/)
+    assert.match(raw, /\{"bot":false\}/)
+  })
+})
