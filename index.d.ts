@@ -174,6 +174,12 @@ export interface QueueStats {
   completed: number
   /** Calls refused because the queue was full (`ERR_QR_NATIVE_QUEUE_FULL`). */
   rejected: number
+  /**
+   * Bytes the addon's Rust code holds now (its live heap allocations, on every thread):
+   * compiled matchers, caches, queued inputs, results not yet handed to JS. Not the JS
+   * heap and not the process's RSS.
+   */
+  nativeBytes: number
 }
 
 /**
@@ -189,7 +195,7 @@ export declare function setConcurrency(n: number): void
  */
 export declare function setMaxQueue(n: number): void
 
-/** `{ queued, running, completed, rejected }` for the whole process. */
+/** `{ queued, running, completed, rejected, nativeBytes }` for the whole process. */
 export declare function stats(): QueueStats
 
 /** Resolves with a data URL: `data:image/png;base64,…` (or `data:image/svg+xml;base64,…`). */

@@ -185,9 +185,20 @@ test('summary: bad input never crashes and memory stays bounded', async (t) => {
       return [tried, asSpecified]
     }
   }
+  // Our memory, not the runtime's: the addon's live Rust heap (stats().nativeBytes), after a
+  // collection has run the finalizers of what the rounds made. RSS moves with the JS
+  // runtime's own heap (on Node 24, building these inputs 300 times grows it by ~100 MiB
+  // with no addon call at all), so it is reported, not judged.
+  require('node:v8').setFlagsFromString('--expose-gc')
+  const gc = require('node:vm').runInNewContext('gc')
+  const settled = async () => {
+    for (let i = 0; i < 3; i++) { gc(); await new Promise(setImmediate) }
+    return qr.stats().nativeBytes
+  }
   for (const [family, run] of Object.entries(families)) {
     await run()
-    const before = process.memoryUsage().rss
+    const before = await settled()
+    const rssBefore = process.memoryUsage().rss
     let tried = 0
     let asSpecified = 0
     for (let round = 0; round < 20; round++) {
@@ -195,11 +206,12 @@ test('summary: bad input never crashes and memory stays bounded', async (t) => {
       tried += a
       asSpecified += b
     }
-    const growth = (process.memoryUsage().rss - before) / 2 ** 20
-    const line = `bad input, ${family}: ${tried} inputs tried, ${asSpecified} errors as specified, 0 crashes, RSS growth ${growth.toFixed(1)} MiB`
+    const growth = (await settled() - before) / 2 ** 20
+    const rss = (process.memoryUsage().rss - rssBefore) / 2 ** 20
+    const line = `bad input, ${family}: ${tried} inputs tried, ${asSpecified} errors as specified, 0 crashes, native heap growth ${growth.toFixed(2)} MiB (RSS ${rss.toFixed(1)} MiB)`
     t.diagnostic(line)
     console.log(line)
     assert.equal(asSpecified, tried)
-    assert.ok(growth < 50, line)
+    assert.ok(growth < 1, line)
   }
 })

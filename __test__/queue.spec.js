@@ -40,7 +40,9 @@ describe('the limit', () => {
     assert.equal(a.maxRunning, 1)
     assert.ok(a.maxQueued > 100, `calls waited in our queue (${a.maxQueued})`)
     assert.ok(a.maxRunning3 <= 3, `${a.maxRunning3} ran at once under a limit of 3`)
-    assert.deepEqual(a.stats, { queued: 0, running: 0, completed: 600, rejected: 0 })
+    const { nativeBytes, ...counters } = a.stats
+    assert.deepEqual(counters, { queued: 0, running: 0, completed: 600, rejected: 0 })
+    assert.ok(Number.isInteger(nativeBytes) && nativeBytes > 0, `nativeBytes ${nativeBytes}`)
   })
 
   test('raising the limit starts waiting calls at once', () => {
@@ -169,5 +171,26 @@ describe('backpressure and aborts', () => {
     assert.equal(a.queuedBefore - a.queuedAfter, 100, 'all 100 left the queue on abort()')
     assert.deepEqual(a.outcomes, ['AbortError'])
     assert.equal(a.abortedFirst, true, 'they rejected before the calls ahead of them finished')
+  })
+})
+
+describe('stats().nativeBytes', () => {
+  test('counts the addon\'s own heap: up by a matcher\'s patterns while it lives, down after it is collected', () => {
+    const a = survived(assert, runCase(`(async () => {
+      require('node:v8').setFlagsFromString('--expose-gc')
+      const gc = require('node:vm').runInNewContext('gc')
+      const settled = async () => { for (let i = 0; i < 3; i++) { gc(); await new Promise(setImmediate) } return qr.stats().nativeBytes }
+      const base = await settled()
+      let m = new qr.Matcher(Array.from({ length: 2000 }, (_, i) => 'literal-' + i + '-' + 'x'.repeat(1000)), { kind: 'contains' })
+      const live = await settled()
+      m.test('x')
+      m = null
+      const after = await settled()
+      answer({ base, live, after })
+    })()`))
+    const MiB = 2 ** 20
+    // 2000 patterns of ~1 KiB: at least their bytes, and the automaton built from them.
+    assert.ok(a.live - a.base > 2 * MiB, `a live matcher holds ${(a.live - a.base) / MiB} MiB`)
+    assert.ok(Math.abs(a.after - a.base) < 0.5 * MiB, `after collection ${(a.after - a.base) / MiB} MiB remain`)
   })
 })

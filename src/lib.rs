@@ -6,10 +6,16 @@
 
 #![deny(clippy::all)]
 
-/// The allocator is chosen by measurement (`npm run bench -- --with-allocators`).
+/// The allocator is chosen by measurement (`npm run bench -- --with-allocators`); either
+/// way it is counted, for `stats().nativeBytes`.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: alloc::Counting<mimalloc::MiMalloc> = alloc::Counting(mimalloc::MiMalloc, &alloc::LIVE);
+#[cfg(not(feature = "mimalloc"))]
+#[global_allocator]
+static GLOBAL: alloc::Counting<std::alloc::System> = alloc::Counting(std::alloc::System, &alloc::LIVE);
+
+pub mod alloc;
 
 pub mod error;
 pub mod matcher;

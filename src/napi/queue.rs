@@ -639,11 +639,16 @@ pub struct JsQueueStats {
     pub completed: f64,
     /// Calls refused because the queue was full (`ERR_QR_NATIVE_QUEUE_FULL`).
     pub rejected: f64,
+    /// Bytes the addon's Rust code holds now (its live heap allocations, on every thread):
+    /// compiled matchers, caches, queued inputs, results not yet handed to JS. Not the JS
+    /// heap and not the process's RSS.
+    pub native_bytes: f64,
 }
 
-/// `{ queued, running, completed, rejected }` for the whole process.
+/// `{ queued, running, completed, rejected, nativeBytes }` for the whole process.
 #[napi_derive::napi(js_name = "stats")]
 pub fn js_stats() -> JsQueueStats {
     let [queued, running, completed, rejected] = stats();
-    JsQueueStats { queued, running, completed, rejected }
+    let native_bytes = crate::alloc::live_bytes() as f64;
+    JsQueueStats { queued, running, completed, rejected, native_bytes }
 }

