@@ -7,6 +7,7 @@
 //                                          suite on Node 22 (`npm test` runs it on Node 20) and
 //                                          under qemu on arm64 (table in target/targets/)
 //   --only linux-x64-gnu,darwin-arm64 ...  some targets      --no-test   build and inspect only
+//   --no-build                             test the binaries an earlier run left in target/targets
 //
 // Builds: linux gnu at the glibc 2.17 floor, musl and macOS with zig (cargo-zigbuild); macOS
 // with an explicit deployment target; Windows as x86_64-pc-windows-gnu with mingw-w64, the
@@ -50,6 +51,7 @@ const ci = args.includes('--ci')
 const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null
 const only = onlyArg || (ci ? ['linux-x64-gnu', 'linux-arm64-gnu'] : null)
 const runTests = !args.includes('--no-test')
+const doBuild = !args.includes('--no-build')
 const selected = TARGETS.filter((t) => !only || only.includes(t.dir))
 
 const log = (...a) => console.log('[targets]', ...a)
@@ -161,6 +163,13 @@ function buildWindowsGnu (triple, file) {
     env: { ...process.env, LIBNODE_PATH: lib, CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER: 'x86_64-w64-mingw32-gcc' }
   })
   fs.copyFileSync(path.join(ROOT, 'target', triple, 'release', 'qr_native.dll'), file)
+}
+
+/** With --no-build: what an earlier run built for `t`, if anything. */
+function existing (t) {
+  const file = path.join(OUT, t.dir, `qr-native.${t.dir}.node`)
+  if (!fs.existsSync(file)) return { ...t, built: false, why: t.notHere || 'not built (run without --no-build)' }
+  return { ...t, built: true, file, ...inspect(file) }
 }
 
 // -------------------------------------------------------------------------------- inspect
@@ -371,11 +380,11 @@ const CANNOT_RUN = {
 
 async function main () {
   fs.mkdirSync(OUT, { recursive: true })
-  if (selected.some(usesZig)) zigOnPath()
+  if (doBuild && selected.some(usesZig)) zigOnPath()
   const results = []
   for (const t of selected) {
-    log(`build ${t.dir}`)
-    const r = build(t)
+    log(`${doBuild ? 'build' : 'inspect'} ${t.dir}`)
+    const r = doBuild ? build(t) : existing(t)
     r.cannotRun = CANNOT_RUN[t.dir]
     if (r.built) {
       r.violations = violations(r)
