@@ -1,7 +1,13 @@
-// Compiled with `tsc --noEmit --strict` against the installed package (packaging.spec.js):
-// the public API is typed, and misuse does not compile.
+// Compiled with `tsc --noEmit --strict` in the repository (types.spec.js) and against the
+// package installed from a registry (registry.spec.js): the public API is typed, what is
+// right compiles, and each misuse below is a compile error (`@ts-expect-error` fails the
+// compile if it is not).
 import { concurrency, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'
-import type { FoundMatch, Input, Pattern, QrMatrix, QrOptions, QueueStats, Text } from 'qr-native'
+import type { DataURLOptions, FoundMatch, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
+// @ts-expect-error: internal entry points are not exported
+import { __compatEncode } from 'qr-native'
+// @ts-expect-error: nor is the loader's marker
+import { __napiBindingTarget } from 'qr-native'
 import * as compat from 'qr-native/compat'
 
 async function main (): Promise<void> {
@@ -32,7 +38,22 @@ async function main (): Promise<void> {
   setConcurrency(concurrency())
   setMaxQueue(Infinity)
   const counters: QueueStats = stats()
-  const waiting: number = counters.queued + counters.running + counters.completed + counters.rejected
+  const waiting: number = counters.queued + counters.running + counters.completed + counters.rejected + counters.nativeBytes
+
+  // Right, and accepted: readonly arrays, levels in any case, each function's own options.
+  const fixed = ['Googlebot', { pattern: '*.php', kind: 'glob' }] as const
+  const frozen = new Matcher(fixed)
+  const texts: readonly Text[] = ['a', Buffer.from('b')]
+  console.log(frozen.testMany(texts), frozen.firstMany(['x'] as const), await generateMany(['a', 'b'] as const))
+  const v: Version = matrix.version
+  const mp: MaskPattern = matrix.maskPattern
+  await generate('x', { errorCorrectionLevel: 'LOW', version: v, maskPattern: mp })
+  await generate('x', { errorCorrectionLevel: 'Quartile' })
+  const urlOptions: DataURLOptions = { type: 'png', width: 100 }
+  const textOptions: StringOptions = { type: 'terminal', small: true }
+  console.log(await toDataURL('x', urlOptions), await toString('x', textOptions))
+  class Named extends Matcher<Pattern[]> { get count (): number { return this.size } }
+  console.log(new Named(patterns).count, frozen instanceof Matcher, __compatEncode, __napiBindingTarget)
   console.log(waiting)
   console.log(png, many, sync, url, svg, size, hit, first, all, found, lines, flags, firsts, compatPng, qr.version)
 
@@ -44,6 +65,18 @@ async function main (): Promise<void> {
   new Matcher(['x'], { kind: 'fuzzy' })
   // @ts-expect-error: the limit is a number
   setConcurrency('2')
+  // @ts-expect-error: a data URL is a PNG or an SVG
+  await toDataURL('x', { type: 'utf8' })
+  // @ts-expect-error: toString makes text, not a PNG
+  await toString('x', { type: 'png' })
+  // @ts-expect-error: a matcher needs at least one pattern
+  new Matcher([])
+  // @ts-expect-error: mask patterns are 0..7
+  await generate('x', { maskPattern: 9 })
+  // @ts-expect-error: versions are 1..40
+  await generate('x', { version: 41 })
+  // @ts-expect-error: testMany takes texts, not numbers
+  m.testMany([1, 2])
 }
 
 void main()

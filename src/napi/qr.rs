@@ -387,7 +387,7 @@ pub fn generate(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Res
 
 /// Like `generate`, but encodes `inputs` in one crossing and one threadpool task.
 /// At most 10,000 inputs a call.
-#[napi(ts_args_type = "inputs: Input[], options?: QrOptions", ts_return_type = "Promise<Buffer[]>")]
+#[napi(ts_args_type = "inputs: readonly Input[], options?: QrOptions", ts_return_type = "Promise<Buffer[]>")]
 pub fn generate_many(env: Env, inputs: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
     spawn(&env, options, Format::Png, |_| {
         let list = Val::new(&env, inputs.raw());
@@ -409,7 +409,11 @@ pub fn generate_many(env: Env, inputs: Unknown, options: Option<Unknown>) -> nap
 }
 
 /// Resolves with a data URL: `data:image/png;base64,…` (or `data:image/svg+xml;base64,…`).
-#[napi(js_name = "toDataURL", ts_args_type = "input: Input, options?: QrOptions", ts_return_type = "Promise<string>")]
+#[napi(
+    js_name = "toDataURL",
+    ts_args_type = "input: Input, options?: DataURLOptions",
+    ts_return_type = "Promise<string>"
+)]
 pub fn to_data_url(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
     spawn(&env, options, Format::Png, |s| {
         if !matches!(s.format, Format::Png | Format::Svg) {
@@ -420,7 +424,11 @@ pub fn to_data_url(env: Env, input: Unknown, options: Option<Unknown>) -> napi::
 }
 
 /// Resolves with the code as text: `utf8` (default), `svg` or `terminal`.
-#[napi(js_name = "toString", ts_args_type = "input: Input, options?: QrOptions", ts_return_type = "Promise<string>")]
+#[napi(
+    js_name = "toString",
+    ts_args_type = "input: Input, options?: StringOptions",
+    ts_return_type = "Promise<string>"
+)]
 pub fn to_string(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
     spawn(&env, options, Format::Utf8, |s| {
         if s.format == Format::Png {
@@ -460,9 +468,11 @@ pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi
 /// A QR code's modules, without image.
 #[napi(object, js_name = "QrMatrix")]
 pub struct JsQrMatrix {
+    #[napi(ts_type = "Version")]
     pub version: u32,
     #[napi(ts_type = "'L' | 'M' | 'Q' | 'H'")]
     pub error_correction_level: String,
+    #[napi(ts_type = "MaskPattern")]
     pub mask_pattern: u32,
     /// Modules per side, without quiet zone.
     pub size: u32,
@@ -511,8 +521,10 @@ pub struct QrOptions {
     #[napi(ts_type = "{ dark?: string; light?: string }")]
     pub color: Option<()>,
     /// Smallest version to use, 1..40.
+    #[napi(ts_type = "Version")]
     pub version: Option<u32>,
     /// Mask pattern 0..7; chosen by penalty score when absent.
+    #[napi(ts_type = "MaskPattern")]
     pub mask_pattern: Option<u32>,
     /// Terminal output with half-height blocks.
     pub small: Option<bool>,
