@@ -133,7 +133,7 @@ function build (t) {
     run('rustup', ['target', 'add', t.triple])
     const napiArgs = ['build', '--platform', '--release', ...(isNative(t) ? ['--target', t.triple] : ['-x', '--target', t.triple + t.zig])]
     // linux-x64-gnu is this machine's own: build it in place, as `npm run build` does.
-    if (t.dir === 'linux-x64-gnu') napiArgs.push('--js', 'binding.js', '--dts', 'index.d.ts')
+    if (t.dir === 'linux-x64-gnu') napiArgs.push('--js', 'binding.js', '--dts', 'binding.d.ts')
     else napiArgs.push('--output-dir', dest, '--no-js', '--dts', 'index.d.ts')
     run('npx', ['napi', ...napiArgs], { env, shell: process.platform === 'win32' })
     if (t.dir === 'linux-x64-gnu') fs.copyFileSync(path.join(ROOT, 'qr-native.linux-x64-gnu.node'), file)
