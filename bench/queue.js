@@ -12,6 +12,8 @@ const { summary } = require('./lib/measure')
 const CHILD = path.join(__dirname, 'lib', 'queue-child.js')
 const POOL = Number(process.env.UV_THREADPOOL_SIZE) || 4
 const SETTINGS = ['default', '1', '2', '3', String(POOL), '1024']
+// The timer alone, with no work of ours: the machine idle, and one pure-JS thread busy.
+const CONTROLS = ['control-idle', 'control-spin']
 
 async function run ({ quick, progress }) {
   const rounds = quick ? 2 : 5
@@ -29,6 +31,12 @@ async function run ({ quick, progress }) {
       pbkdf2Ms: worst('pbkdf2Ms'),
       timerLateMs: worst('timerLateMs')
     }
+  }
+  out.controls = {}
+  for (const setting of CONTROLS) {
+    progress(`queue: ${setting}`)
+    const r = JSON.parse(execFileSync(process.execPath, [CHILD, setting, String(rounds)], { encoding: 'utf8' }))
+    out.controls[setting] = Math.max(...r.rounds.map((x) => x.timerLateMs))
   }
   return out
 }
@@ -56,6 +64,9 @@ function report (r) {
   for (const [setting, s] of Object.entries(r.settings)) {
     const name = setting === 'default' ? `default (${s.concurrency})` : setting
     lines.push(`| ${name} | ${s.burstMs.toFixed(0)} | ${(10000 / s.burstMs * 1000).toFixed(0)} | ${s.fsMs.toFixed(1)} | ${s.dnsMs.toFixed(1)} | ${s.pbkdf2Ms.toFixed(1)} | ${s.timerLateMs.toFixed(1)} |`)
+  }
+  if (r.controls) {
+    lines.push('', `The same timer with no work of ours, in the same run (worst round): the machine idle ${r.controls['control-idle'].toFixed(1)} ms; one pure-JS Worker thread spinning ${r.controls['control-spin'].toFixed(1)} ms.`)
   }
   return lines.join('\n')
 }

@@ -3,7 +3,9 @@
 //! watch our heap rather than the process's RSS, which the JS runtime moves on its own.
 //!
 //! One relaxed atomic add per allocation and per free; our hot paths allocate a handful of
-//! times per call, and the bench's side-by-side figures are taken with it in place.
+//! times per call. Measured side by side in one process against the same code on the system
+//! allocator alone (generateSync, Matcher.test, Matcher.findAll, a burst of 2,000 async
+//! generate, two runs): every ratio within 0.88–1.06 with no consistent sign, i.e. noise.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

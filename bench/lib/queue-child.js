@@ -7,11 +7,12 @@
 const crypto = require('node:crypto')
 const dns = require('node:dns')
 const fs = require('node:fs')
+const { Worker } = require('node:worker_threads')
 const qr = require('../..')
 const { arriving, timerLateness } = require('./measure')
 
 const [setting, roundsArg] = process.argv.slice(2)
-if (setting !== 'default') qr.setConcurrency(Number(setting))
+if (setting !== 'default' && !setting.startsWith('control-')) qr.setConcurrency(Number(setting))
 const rounds = Number(roundsArg) || 3
 const URL = 'https://example.com/products/12345?ref=qr-'
 
@@ -33,7 +34,22 @@ async function burst () {
 // 1000 calls in flight as a server sees them: arriving 25 per macrotask.
 const lateness = () => timerLateness(() => arriving(1000, 25, (i) => qr.generate(URL + i)))
 
+// The same timer with none of our work, for scale: the machine idle for 250 ms, or one
+// pure-JS Worker thread spinning for 250 ms (about as long as the 1000 calls take).
+const control = {
+  'control-idle': () => timerLateness(() => new Promise((resolve) => setTimeout(resolve, 250))),
+  'control-spin': () => timerLateness(() => new Promise((resolve) => {
+    new Worker('const end = Date.now() + 250; while (Date.now() < end);', { eval: true }).on('exit', resolve)
+  }))
+}
+
 async function main () {
+  if (control[setting]) {
+    const out = { concurrency: 0, rounds: [] }
+    for (let r = 0; r < rounds; r++) out.rounds.push({ timerLateMs: await control[setting]() })
+    process.stdout.write(JSON.stringify(out))
+    return
+  }
   await burst() // warm-up
   const out = { concurrency: qr.concurrency(), rounds: [] }
   for (let r = 0; r < rounds; r++) out.rounds.push({ ...(await burst()), timerLateMs: await lateness() })
