@@ -24,13 +24,14 @@ const hex = (b) => Buffer.from(b).toString('hex');
  * Runs `source` (after the prelude) in a fresh `node --expose-gc`, with `env` added to this
  * process's environment. `memoryKiB` caps the
  * child's address space (`ulimit -v`), so an allocation the caller's numbers drive fails
- * there as it would under a container's memory limit.
+ * there as it would under a container's memory limit. Only Linux honours that limit (macOS
+ * refuses `ulimit -v`); elsewhere the case runs uncapped and its answer is still checked.
  * Returns `{ status, signal, stderr, answer }`, `answer` parsed from what the case wrote.
  */
 function runCase (source, { memoryKiB, timeout = 120_000, nodeArgs = [], env } = {}) {
   const args = ['--expose-gc', ...nodeArgs, '-e', PRELUDE + source]
   const options = { encoding: 'utf8', timeout, env: { ...process.env, ...env } }
-  const r = memoryKiB
+  const r = memoryKiB && process.platform === 'linux'
     ? spawnSync('bash', ['-c', `ulimit -v ${memoryKiB} && exec "$0" "$@"`, process.execPath, ...args], options)
     : spawnSync(process.execPath, args, options)
   let parsed
