@@ -189,12 +189,8 @@ test('summary: bad input never crashes and memory stays bounded', async (t) => {
   // collection has run the finalizers of what the rounds made. RSS moves with the JS
   // runtime's own heap (on Node 24, building these inputs 300 times grows it by ~100 MiB
   // with no addon call at all), so it is reported, not judged.
-  require('node:v8').setFlagsFromString('--expose-gc')
-  const gc = require('node:vm').runInNewContext('gc')
-  const settled = async () => {
-    for (let i = 0; i < 3; i++) { gc(); await new Promise(setImmediate) }
-    return qr.stats().nativeBytes
-  }
+  const { nativeBytesAfterGc } = require('./helpers/native-heap')
+  const settled = () => nativeBytesAfterGc(qr)
   for (const [family, run] of Object.entries(families)) {
     await run()
     const before = await settled()

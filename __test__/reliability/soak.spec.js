@@ -11,12 +11,8 @@ const qr = require('../..')
 const SECONDS = Number(process.env.SOAK_SECONDS) || 60
 const LIMIT_MB = 20
 const rssMB = () => process.memoryUsage().rss / 2 ** 20
-require('node:v8').setFlagsFromString('--expose-gc')
-const gc = require('node:vm').runInNewContext('gc')
-async function nativeMB () {
-  for (let i = 0; i < 3; i++) { gc(); await new Promise(setImmediate) }
-  return qr.stats().nativeBytes / 2 ** 20
-}
+const { nativeBytesAfterGc } = require('../helpers/native-heap')
+const nativeMB = async () => (await nativeBytesAfterGc(qr)) / 2 ** 20
 
 async function soak (seconds, step) {
   // Warm-up: a tenth of the time, then the baseline.
