@@ -154,10 +154,18 @@ export declare function isMatch(pattern: string, text: Text, options?: MatcherOp
 
 /** Options of `Matcher` and `isMatch`. */
 export interface MatcherOptions {
-  /** How plain-string patterns are read; default `'regex'` (Rust regex syntax, unanchored). */
+  /** How plain-string patterns are read; default `'regex'` (unanchored). */
   kind?: Kind
-  /** Case-insensitive matching (ASCII folding for literals, Unicode for regexes); default false. */
+  /**
+   * Case-insensitive matching (JavaScript's `i` flag for `'js'` regexes, ASCII folding for
+   * literals, Unicode folding for `'rust'` regexes); default false.
+   */
   caseInsensitive?: boolean
+  /**
+   * The regex dialect: `'js'` (default), what `new RegExp(pattern, flags)` means, with
+   * `/source/flags` read as a literal; or `'rust'`, the Rust `regex` crate's syntax.
+   */
+  syntax?: 'js' | 'rust'
 }
 
 /** A QR code's modules, without image. */

@@ -33,6 +33,7 @@ try {
 // what it means; Buffers, strings with a lone surrogate (an error, from native) and every
 // other matcher go to native as before. Node 18 lacks `isWellFormed`: all go to native.
 const kLiteral = Symbol('qr-native.Matcher.literal')
+const { isRegExp } = require('node:util').types
 const canCheckStrings = typeof String.prototype.isWellFormed === 'function'
 
 // A string test equivalent to the native one for `{ place, text, caseInsensitive }`.
@@ -60,9 +61,18 @@ function literalFor(matcher, text) {
   return literal && typeof text === 'string' && text.isWellFormed() ? literal : undefined
 }
 
+// A RegExp pattern brings its own source and flags, as the `/source/flags` string the native
+// side reads (a RegExp's `source` escapes every '/'); the matcher's options do not apply to it.
+function regExpPatterns(patterns) {
+  if (!Array.isArray(patterns) || !patterns.some(isRegExp)) return patterns
+  return Array.from(patterns, (p) =>
+    isRegExp(p) ? { pattern: `/${p.source}/${p.flags}`, kind: 'regex', syntax: 'js', caseInsensitive: false } : p
+  )
+}
+
 class Matcher extends binding.Matcher {
   constructor(patterns, options) {
-    super(patterns, options)
+    super(regExpPatterns(patterns), options)
     const literal = canCheckStrings ? binding.__matcherLiteral.call(this) : null
     Object.defineProperty(this, kLiteral, { value: literal === null ? null : literalTest(literal) })
   }

@@ -103,6 +103,21 @@ async function run ({ quick, progress }) {
     { name: 'Matcher.test [a-z]bot (native)', run: nsPerText(t.all, (s) => oneRegex.test(s), ms) }
   ], rounds, (p) => progress(`match one pattern ${p}`))
 
+  // isbot's own list (206 patterns, 7 with look-around or Annex B syntax) loaded as is,
+  // against isbot() on the same agents.
+  const { isbot, list: isbotList } = require('isbot')
+  const isbotMatcher = new Matcher(isbotList, { caseInsensitive: true })
+  results.isbot = { patterns: isbotList.length }
+  for (const [mix, list] of [['bots', t.bots], ['humans', t.humans]]) {
+    const batch = list.slice(0, 1000)
+    results.isbot[mix] = await interleave([
+      { name: 'isbot()', run: nsPerText(list, (s) => isbot(s), ms) },
+      { name: 'Matcher(isbot.list).test', run: nsPerText(list, (s) => isbotMatcher.test(s), ms) },
+      { name: 'loop of isbot(), per text', run: () => 1e9 / (opsPerSecSync(() => batch.map(isbot), ms) * batch.length) },
+      { name: 'Matcher(isbot.list).testMany, per text', run: () => 1e9 / (opsPerSecSync(() => isbotMatcher.testMany(batch), ms) * batch.length) }
+    ], rounds, (p) => progress(`match isbot ${mix} ${p}`))
+  }
+
   // scanLines on a generated ndjson access log.
   const mb = quick ? 20 : 100
   progress(`match generating a ${mb} MiB access log`)
@@ -185,6 +200,15 @@ function goals (r) {
     add('(for information) one regex, which crosses into native: Matcher.test vs RegExp.test (times slower)',
       slower('Matcher.test [a-z]bot (native)', 'RegExp.test [a-z]bot'), '—', true)
   }
+  if (r.isbot) {
+    for (const mix of ['bots', 'humans']) {
+      const x = r.isbot[mix]
+      const v = x['isbot()'].median / x['Matcher(isbot.list).test'].median
+      add(`isbot's list: Matcher.test vs isbot(), ${mix === 'bots' ? 'bot' : 'browser'} agents`, v, '≥ 3× (aim 10×)', v >= 3)
+      const b = x['loop of isbot(), per text'].median / x['Matcher(isbot.list).testMany, per text'].median
+      add(`isbot's list: testMany vs a loop of isbot(), ${mix === 'bots' ? 'bot' : 'browser'} agents`, b, '≥ 3×', b >= 3)
+    }
+  }
   add('(a+)+$ on 30 a and !: Matcher µs (JS in a child process)', r.pathological.nativeUs, 'µs, JS seconds', r.pathological.nativeUs < 1000 && (r.pathological.js.ms === null || r.pathological.js.ms > 1000))
   return out
 }
@@ -198,6 +222,11 @@ function report (r) {
     ...names.map((n) => `| ${n} | ${['all', 'bots', 'humans'].map((mix) => r.perText[mix][n] ? cell(r.perText[mix][n]) : '–').join(' | ')} |`),
     '', 'One pattern on the same texts, ns per text (a one-literal matcher answers strings in JavaScript):', '',
     '| | ns per text |', '|---|---|', ...Object.entries(r.singleLiteral).map(([n, v]) => `| ${n} | ${cell(v)} |`),
+    ...(r.isbot
+      ? ['', `isbot's own list (${r.isbot.patterns} patterns, loaded as is, case-insensitive as isbot compiles it), ns per text:`, '',
+          '| | bots | browsers |', '|---|---|---|',
+          ...Object.keys(r.isbot.bots).map((n) => `| ${n} | ${cell(r.isbot.bots[n])} | ${cell(r.isbot.humans[n])} |`)]
+      : []),
     '', `scanLines over a ${r.scanLines.mb} MiB ndjson access log (${r.scanLines.lines} lines): JS split + union test ${r.scanLines.jsMs.toFixed(0)} ms, ` +
       `Matcher.scanLines ${r.scanLines.nativeMs.toFixed(0)} ms (${(r.scanLines.jsMs / r.scanLines.nativeMs).toFixed(1)}×), same lines: ${r.scanLines.sameLines}` +
       (r.scanLines.copyMs === undefined ? '.' : `; a copy of the Buffer alone (what the call makes at the edge) takes ${r.scanLines.copyMs.toFixed(0)} ms.`),

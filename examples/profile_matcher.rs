@@ -2,7 +2,7 @@
 //! `cargo run --release --no-default-features --example profile_matcher -- PATTERNS TEXTS [test|first|matches]`
 //! with one pattern (Rust regex syntax) per line in PATTERNS and one text per line in TEXTS.
 
-use qr_native::matcher::{Kind, Matcher, PatternSpec};
+use qr_native::matcher::{Kind, Matcher, PatternSpec, Syntax};
 use std::time::Instant;
 
 fn main() {
@@ -10,7 +10,7 @@ fn main() {
     let read = |i: usize| std::fs::read_to_string(&args[i]).unwrap_or_default();
     let specs: Vec<PatternSpec> = read(1)
         .lines()
-        .map(|p| PatternSpec { pattern: p.to_string(), kind: Kind::Regex, case_insensitive: false })
+        .map(|p| PatternSpec { pattern: p.to_string(), kind: Kind::Regex, case_insensitive: false, syntax: Syntax::Js })
         .collect();
     let texts = read(2);
     let texts: Vec<&str> = texts.lines().collect();

@@ -72,7 +72,7 @@ describe('compiling is bounded in memory: what does not fit its budget takes a c
   test('many members that fit one by one but not together are refused as a set', () => {
     const a = survived(assert, runCase(`
       const before = ${peakMiB}
-      const r = attempt(() => new qr.Matcher(Array.from({ length: 200 }, (_, i) => '\\\\w{40}' + i)))
+      const r = attempt(() => new qr.Matcher(Array.from({ length: 200 }, (_, i) => '\\\\w{40}' + i), RUST))
       answer({ r, grewMiB: ${peakMiB} - before })
     `))
     assert.equal(a.r.code, 'ERR_INVALID_PATTERN')
@@ -87,9 +87,9 @@ describe('one budget rule: a pattern refused alone is refused in any set, and ac
     const a = survived(assert, runCase(`
       const big = '\\\\w{85}'
       const text = 'a'.repeat(200)
-      const alone = attempt(() => new qr.Matcher([big]))
+      const alone = attempt(() => new qr.Matcher([big], RUST))
       const inSet = attempt(() => {
-        const m = new qr.Matcher(['a\\\\dq', 'b\\\\dq', 'c\\\\dq', big])
+        const m = new qr.Matcher(['a\\\\dq', 'b\\\\dq', 'c\\\\dq', big], RUST)
         return [m.test(text), m.first(text), Array.from(m.matches(text)), m.findAll(text).length]
       })
       answer({ alone, inSet })
@@ -107,7 +107,7 @@ describe('one budget rule: a pattern refused alone is refused in any set, and ac
         for (const others of [0, 3]) {
           const patterns = [...Array.from({ length: others }, (_, i) => 'x' + i + '\\\\d'), '(\\\\w){' + n + '}']
           let m
-          try { m = new qr.Matcher(patterns) } catch (e) { if (e.code !== 'ERR_INVALID_PATTERN') throw e; continue }
+          try { m = new qr.Matcher(patterns, RUST) } catch (e) { if (e.code !== 'ERR_INVALID_PATTERN') throw e; continue }
           accepted++
           for (const text of ['a'.repeat(n), 'a'.repeat(n - 1), 'x1 ' + 'é'.repeat(n)]) {
             const t = m.test(text), f = m.first(text), ms = Array.from(m.matches(text)), all = m.findAll(text)

@@ -18,6 +18,8 @@ const attempt = (f) => { try { return { ok: true, value: f() } } catch (e) { ret
 const transfer = (ab) => structuredClone(ab, { transfer: [ab] })
 const collect = () => { for (let i = 0; i < 3; i++) globalThis.gc() }
 const hex = (b) => Buffer.from(b).toString('hex');
+// The engine's budgets are measured on Rust syntax, where \\w is Unicode (JS's is ASCII).
+const RUST = { syntax: 'rust' };
 `
 
 /**

@@ -4,7 +4,7 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use qr_native::matcher::{Kind, Matcher, PatternSpec};
+use qr_native::matcher::{Kind, Matcher, PatternSpec, Syntax};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -15,11 +15,13 @@ struct Case {
 }
 
 fuzz_target!(|case: Case| {
-    let kinds = [Kind::Regex, Kind::Exact, Kind::Prefix, Kind::Suffix, Kind::Contains, Kind::Glob];
-    let kind = kinds[case.kind as usize % kinds.len()];
-    let spec = PatternSpec { pattern: case.pattern.clone(), kind, case_insensitive: case.ci };
+    let kinds = [Kind::Regex, Kind::Exact, Kind::Prefix, Kind::Suffix, Kind::Contains, Kind::Glob, Kind::Wildcard];
+    let kind = kinds[(case.kind & 0x7F) as usize % kinds.len()];
+    // The high bit picks the dialect: JavaScript's (the default) or Rust's.
+    let syntax = if case.kind & 0x80 == 0 { Syntax::Js } else { Syntax::Rust };
+    let spec = PatternSpec { pattern: case.pattern.clone(), kind, case_insensitive: case.ci, syntax };
     let Ok(m) = Matcher::new(&[spec]) else { return };
-    let reference = (kind == Kind::Regex && m.sole_literal().is_some())
+    let reference = (kind == Kind::Regex && syntax == Syntax::Rust && m.sole_literal().is_some())
         .then(|| regex::bytes::RegexBuilder::new(&case.pattern).case_insensitive(case.ci).build().ok())
         .flatten();
     for text in case.texts.iter().take(8) {

@@ -3,7 +3,7 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use qr_native::matcher::{Kind, Matcher, PatternSpec};
+use qr_native::matcher::{Kind, Matcher, PatternSpec, Syntax};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -33,7 +33,8 @@ fn reference(glob: &[char], text: &[char], ci: bool) -> bool {
 fuzz_target!(|case: Case| {
     let glob: String =
         case.pattern.iter().take(12).map(|&b| PATTERN_ALPHABET[b as usize % PATTERN_ALPHABET.len()] as char).collect();
-    let spec = PatternSpec { pattern: glob.clone(), kind: Kind::Glob, case_insensitive: case.ci };
+    let spec =
+        PatternSpec { pattern: glob.clone(), kind: Kind::Wildcard, case_insensitive: case.ci, syntax: Syntax::Js };
     let Ok(m) = Matcher::new(&[spec]) else {
         // Only a malformed class or a trailing backslash is refused.
         assert!(glob.contains('[') || glob.ends_with('\\'), "{glob:?} refused");

@@ -3,7 +3,7 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use qr_native::matcher::{lines::scan_lines, Kind, Matcher, PatternSpec};
+use qr_native::matcher::{lines::scan_lines, Kind, Matcher, PatternSpec, Syntax};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -15,7 +15,8 @@ fuzz_target!(|case: Case| {
     let data: Vec<u8> = case.data.iter().map(|&b| b"x\n\r.ab"[b as usize % 6]).collect();
     let (pattern, kind) =
         [("x", Kind::Contains), ("^a", Kind::Regex), ("b$", Kind::Regex), ("", Kind::Exact)][case.kind as usize % 4];
-    let m = Matcher::new(&[PatternSpec { pattern: pattern.into(), kind, case_insensitive: false }]).unwrap();
+    let m = Matcher::new(&[PatternSpec { pattern: pattern.into(), kind, case_insensitive: false, syntax: Syntax::Js }])
+        .unwrap();
     let got = scan_lines(&m, &data, &|| Ok(())).unwrap();
     let mut pieces: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
     if data.is_empty() || data.ends_with(b"\n") {

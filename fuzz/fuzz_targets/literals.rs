@@ -3,7 +3,7 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use qr_native::matcher::{Kind, Matcher, PatternSpec};
+use qr_native::matcher::{Kind, Matcher, PatternSpec, Syntax};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -35,7 +35,12 @@ fuzz_target!(|case: Case| {
         .patterns
         .iter()
         .take(40)
-        .map(|(p, k, ci)| PatternSpec { pattern: small(p, 5), kind: kinds[*k as usize % 4], case_insensitive: *ci })
+        .map(|(p, k, ci)| PatternSpec {
+            pattern: small(p, 5),
+            kind: kinds[*k as usize % 4],
+            case_insensitive: *ci,
+            syntax: Syntax::Js,
+        })
         // Non-ASCII case-insensitive literals are Unicode regexes: not this reference's job.
         .filter(|s| !s.case_insensitive || s.pattern.is_ascii())
         .collect();

@@ -44,8 +44,13 @@ mod tests {
 
     #[test]
     fn lines_split_at_newlines_and_crlf() {
-        let m = Matcher::new(&[PatternSpec { pattern: "bot$".into(), kind: Kind::Regex, case_insensitive: false }])
-            .unwrap();
+        let m = Matcher::new(&[PatternSpec {
+            pattern: "bot$".into(),
+            kind: Kind::Regex,
+            case_insensitive: false,
+            syntax: crate::matcher::Syntax::Js,
+        }])
+        .unwrap();
         let data = b"a bot\r\nhuman\nbot\n";
         assert_eq!(scan_lines(&m, data, &|| Ok(())).unwrap(), vec![0, 2]);
         assert_eq!(scan_lines(&m, b"", &|| Ok(())).unwrap(), Vec::<u32>::new());
@@ -53,8 +58,13 @@ mod tests {
 
     #[test]
     fn an_abort_stops_the_scan() {
-        let m = Matcher::new(&[PatternSpec { pattern: "x".into(), kind: Kind::Contains, case_insensitive: false }])
-            .unwrap();
+        let m = Matcher::new(&[PatternSpec {
+            pattern: "x".into(),
+            kind: Kind::Contains,
+            case_insensitive: false,
+            syntax: crate::matcher::Syntax::Js,
+        }])
+        .unwrap();
         let data = vec![b'\n'; 3 << 20];
         let err = scan_lines(&m, &data, &|| Err(crate::error::Error::aborted())).unwrap_err();
         assert_eq!(err.kind, crate::error::ErrorKind::Aborted);

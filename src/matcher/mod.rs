@@ -8,6 +8,7 @@
 //! - `cache.rs`: the bounded cache behind one-off `isMatch` calls.
 
 pub mod cache;
+pub mod js_regex;
 pub mod lines;
 pub mod literal;
 pub mod offsets;
@@ -15,11 +16,13 @@ pub mod pattern;
 pub mod regex_set;
 
 use crate::error::{Error, ErrorKind, Result};
+use js_regex::units;
 use literal::{Anchor, ContainsSet, LengthIndex};
 pub use pattern::Kind;
 pub use pattern::Place;
 use pattern::Plan;
-use regex_set::RegexGroup;
+pub use pattern::Syntax;
+use regex_set::{Member, RegexGroup};
 use rustc_hash::FxHashMap;
 
 /// Most patterns one matcher takes.
@@ -37,6 +40,8 @@ pub struct PatternSpec {
     pub pattern: String,
     pub kind: Kind,
     pub case_insensitive: bool,
+    /// The dialect of `Regex` patterns.
+    pub syntax: Syntax,
 }
 
 /// A compiled set of patterns. `Sync`: one matcher serves any number of threads.
@@ -48,6 +53,8 @@ pub struct Matcher {
     suffix: [LengthIndex; 2],
     contains: [Option<ContainsSet>; 2],
     regex: Option<RegexGroup>,
+    /// JavaScript patterns that read UTF-16 code units: they run on the units view.
+    regex_units: Option<RegexGroup>,
     /// The plan of a matcher of exactly one literal pattern: callers may then answer
     /// `test` with a plain string comparison of their own and skip the call into native.
     sole_literal: Option<SoleLiteral>,
@@ -91,6 +98,7 @@ impl Matcher {
             suffix: [LengthIndex::new(Anchor::End, false), LengthIndex::new(Anchor::End, true)],
             contains: [None, None],
             regex: None,
+            regex_units: None,
             sole_literal: None,
         };
         let total: usize = specs.iter().map(|s| s.pattern.len()).sum();
@@ -99,6 +107,7 @@ impl Matcher {
         }
         let mut contains: [Vec<(String, u32)>; 2] = [Vec::new(), Vec::new()];
         let mut regexes = Vec::new();
+        let mut regexes_units = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
             if spec.pattern.len() > MAX_PATTERN_BYTES {
                 return Err(Error::out_of_range(format!(
@@ -106,7 +115,7 @@ impl Matcher {
                     spec.pattern.len()
                 )));
             }
-            let plan = pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive)
+            let plan = pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive, spec.syntax)
                 .map_err(|message| invalid(i, &spec.pattern, &message))?;
             let index = i as u32;
             if let (1, Plan::Literal { place, text, ci }) = (specs.len(), &plan) {
@@ -119,13 +128,20 @@ impl Matcher {
                     Place::Suffix => m.suffix[ci as usize].insert(&text, index),
                     Place::Contains => contains[ci as usize].push((text, index)),
                 },
-                Plan::Regex(source) => regexes.push((source, index)),
+                Plan::Regex(plan) => {
+                    let member = Member { source: plan.source, index, spans: plan.spans };
+                    if plan.units {
+                        regexes_units.push(member);
+                    } else {
+                        regexes.push(member);
+                    }
+                }
             }
         }
         for ci in [false, true] {
             m.contains[ci as usize] = ContainsSet::new(&contains[ci as usize], ci);
         }
-        m.regex = RegexGroup::new(regexes).map_err(|e| match e.pattern {
+        let compile_error = |e: regex_set::CompileError| match e.pattern {
             Some(i) => invalid(i as usize, &specs[i as usize].pattern, &e.message),
             None => Error::new(
                 ErrorKind::InvalidPattern,
@@ -134,7 +150,9 @@ impl Matcher {
                     regex_set::SET_SIZE >> 20
                 ),
             ),
-        })?;
+        };
+        m.regex = RegexGroup::new(regexes).map_err(compile_error)?;
+        m.regex_units = RegexGroup::new(regexes_units).map_err(compile_error)?;
         Ok(m)
     }
 
@@ -153,12 +171,18 @@ impl Matcher {
         let anchored: usize =
             self.exact.iter().chain(&self.prefix).chain(&self.suffix).map(|ix| ix.memory_usage()).sum();
         let contains: usize = self.contains.iter().flatten().map(|c| c.memory_usage()).sum();
-        std::mem::size_of::<Self>() + anchored + contains + self.regex.as_ref().map_or(0, |r| r.memory_usage())
+        let regex: usize = self.groups().map(|(r, _)| r.memory_usage()).sum();
+        std::mem::size_of::<Self>() + anchored + contains + regex
     }
 
     /// The literal, when this matcher is exactly one literal pattern (see `SoleLiteral`).
     pub fn sole_literal(&self) -> Option<&SoleLiteral> {
         self.sole_literal.as_ref()
+    }
+
+    /// The regex groups, each with whether it reads the units view.
+    fn groups(&self) -> impl Iterator<Item = (&RegexGroup, bool)> {
+        self.regex.iter().map(|r| (r, false)).chain(self.regex_units.iter().map(|r| (r, true)))
     }
 
     fn anchored(&self) -> impl Iterator<Item = &LengthIndex> {
@@ -170,6 +194,7 @@ impl Matcher {
         self.anchored().any(|ix| ix.each_match(text, |_, _| true))
             || self.contains.iter().flatten().any(|c| c.is_match(text))
             || self.regex.as_ref().is_some_and(|r| r.is_match(text))
+            || self.regex_units.as_ref().is_some_and(|r| r.is_match(&units::to_units(text)))
     }
 
     /// The lowest index of a matching pattern.
@@ -185,6 +210,9 @@ impl Matcher {
             c.each_occurrence(text, |p, _, _| best = best.min(p));
         }
         if let Some(found) = self.regex.as_ref().and_then(|r| r.first_below(text, best)) {
+            best = found;
+        }
+        if let Some(found) = self.regex_units.as_ref().and_then(|r| r.first_below(&units::to_units(text), best)) {
             best = found;
         }
         (best != u32::MAX).then_some(best)
@@ -204,6 +232,9 @@ impl Matcher {
         }
         if let Some(r) = &self.regex {
             r.each_match(text, |p| out.push(p));
+        }
+        if let Some(r) = &self.regex_units {
+            r.each_match(&units::to_units(text), |p| out.push(p));
         }
         out.sort_unstable();
         out.dedup();
@@ -249,6 +280,20 @@ impl Matcher {
                 return Err(too_many());
             }
         }
+        if let Some(r) = &self.regex_units {
+            let view = units::to_units(text);
+            let from = out.len();
+            if !r.spans(&view, &mut out, MAX_FIND_ALL) {
+                return Err(too_many());
+            }
+            if matches!(view, std::borrow::Cow::Owned(_)) {
+                let mut offsets: Vec<usize> = out[from..].iter().flat_map(|&(_, s, e)| [s, e]).collect();
+                units::to_text_offsets(text, &mut offsets);
+                for (span, se) in out[from..].iter_mut().zip(offsets.chunks(2)) {
+                    (span.1, span.2) = (se[0], se[1]);
+                }
+            }
+        }
         out.sort_unstable_by_key(|&(p, s, e)| (s, p, e));
         Ok(out)
     }
@@ -259,7 +304,7 @@ mod tests {
     use super::*;
 
     fn spec(pattern: &str, kind: Kind, ci: bool) -> PatternSpec {
-        PatternSpec { pattern: pattern.into(), kind, case_insensitive: ci }
+        PatternSpec { pattern: pattern.into(), kind, case_insensitive: ci, syntax: Syntax::Js }
     }
 
     fn matcher(specs: &[PatternSpec]) -> Matcher {
@@ -273,7 +318,7 @@ mod tests {
             spec("/admin", Kind::Prefix, true),
             spec(".php", Kind::Suffix, false),
             spec("wp-login", Kind::Contains, false),
-            spec("*.jp?g", Kind::Glob, false),
+            spec("*.jp?g", Kind::Wildcard, false),
             spec(r"^/api/v\d+/", Kind::Regex, false),
             spec("BOT", Kind::Contains, true),
         ]);
@@ -292,7 +337,7 @@ mod tests {
         let lit = |place, text: &str, ci| Some(SoleLiteral { place, text: text.into(), ci });
         assert_eq!(sole(&[spec(r"Googlebot\/", Kind::Regex, false)]), lit(Place::Contains, "Googlebot/", false));
         assert_eq!(sole(&[spec("^curl", Kind::Regex, true)]), lit(Place::Prefix, "curl", true));
-        assert_eq!(sole(&[spec("*.php", Kind::Glob, false)]), lit(Place::Suffix, ".php", false));
+        assert_eq!(sole(&[spec("*.php", Kind::Wildcard, false)]), lit(Place::Suffix, ".php", false));
         assert_eq!(sole(&[spec("a", Kind::Exact, false)]), lit(Place::Exact, "a", false));
         assert_eq!(sole(&[spec("bot\\d", Kind::Regex, false)]), None);
         assert_eq!(sole(&[spec("é", Kind::Contains, true)]), None); // Unicode folding: a regex
@@ -307,7 +352,7 @@ mod tests {
 
     #[test]
     fn invalid_patterns_name_their_index() {
-        let err = Matcher::new(&[spec("ok", Kind::Regex, false), spec("(?=x)", Kind::Regex, false)]).err().unwrap();
+        let err = Matcher::new(&[spec("ok", Kind::Regex, false), spec(r"(a)\1", Kind::Regex, false)]).err().unwrap();
         assert_eq!(err.kind, ErrorKind::InvalidPattern);
         assert!(err.message.contains("index 1"), "{}", err.message);
     }

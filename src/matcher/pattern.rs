@@ -2,12 +2,13 @@
 //! shapes, whatever kind they were written as (a regex `^abc$`, a glob `abc*`), become plain
 //! string comparisons; only what needs an automaton reaches the regex engine.
 
+use super::js_regex::{self, parse::Flags, Spans};
 use regex_syntax::hir::{Hir, HirKind, Look};
 
 /// How a pattern string is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
-    /// Rust `regex` syntax, unanchored.
+    /// A regular expression, unanchored, in the pattern's `Syntax`.
     Regex,
     /// The whole text equals the literal.
     Exact,
@@ -17,8 +18,29 @@ pub enum Kind {
     Suffix,
     /// The text contains the literal.
     Contains,
-    /// `*` any run, `?` one character, `[abc]` a class, matched against the whole text.
+    /// A glob, matched against the whole text (for now as `Wildcard`; see `classify`).
     Glob,
+    /// `*` any run, `?` one character, `[abc]` a class, matched against the whole text.
+    Wildcard,
+}
+
+/// The dialect of a `Regex` pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// JavaScript `RegExp` source (`js_regex`); `/source/flags` is read as a literal.
+    Js,
+    /// Rust's `regex` crate syntax.
+    Rust,
+}
+
+impl Syntax {
+    pub fn parse(name: &str) -> Option<Syntax> {
+        match name {
+            "js" => Some(Syntax::Js),
+            "rust" => Some(Syntax::Rust),
+            _ => None,
+        }
+    }
 }
 
 impl Kind {
@@ -30,6 +52,7 @@ impl Kind {
             "suffix" => Kind::Suffix,
             "contains" => Kind::Contains,
             "glob" => Kind::Glob,
+            "wildcard" => Kind::Wildcard,
             _ => return None,
         })
     }
@@ -45,25 +68,80 @@ pub enum Place {
 }
 
 /// How one pattern is matched.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Plan {
     /// A plain comparison; `ci` means ASCII case-insensitive (the literal is ASCII).
     Literal { place: Place, text: String, ci: bool },
     /// A Rust regex (flags already applied).
-    Regex(String),
+    Regex(RegexPlan),
+}
+
+/// A pattern for the regex engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegexPlan {
+    /// Rust `regex` syntax (bytes mode): matches where the pattern matches.
+    pub source: String,
+    /// Runs on the UTF-16 units view of the text (`js_regex::units`).
+    pub units: bool,
+    /// Look-around: how `findAll` reports spans (see `js_regex::Spans`).
+    pub spans: Option<Spans>,
+}
+
+impl RegexPlan {
+    fn plain(source: String) -> Plan {
+        Plan::Regex(RegexPlan { source, units: false, spans: None })
+    }
 }
 
 /// Turns a pattern into its plan, or a message saying why it is not a valid pattern.
-pub fn classify(pattern: &str, kind: Kind, ci: bool) -> Result<Plan, String> {
+pub fn classify(pattern: &str, kind: Kind, ci: bool, syntax: Syntax) -> Result<Plan, String> {
     let literal = |place: Place, text: &str| literal_plan(place, text, ci);
     match kind {
         Kind::Exact => Ok(literal(Place::Exact, pattern)),
         Kind::Prefix => Ok(literal(Place::Prefix, pattern)),
         Kind::Suffix => Ok(literal(Place::Suffix, pattern)),
         Kind::Contains => Ok(literal(Place::Contains, pattern)),
-        Kind::Glob => glob(pattern, ci),
+        // picomatch's glob is not built yet (issue #15): until it is, `glob` keeps v1's meaning.
+        Kind::Wildcard | Kind::Glob => wildcard(pattern, ci),
+        Kind::Regex if syntax == Syntax::Js => js(pattern, ci),
         Kind::Regex => regex(pattern, ci),
     }
+}
+
+/// `/source/flags`, when `pattern` is written that way: a slash, a body with no unescaped
+/// slash outside a class and no line break, a slash, and letters.
+pub fn regex_literal(pattern: &str) -> Option<(&str, &str)> {
+    let rest = pattern.strip_prefix('/')?;
+    let end = rest.rfind('/')?;
+    let (body, flags) = (&rest[..end], &rest[end + 1..]);
+    if body.is_empty() || !flags.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let (mut escaped, mut in_class) = (false, false);
+    for c in body.chars() {
+        match c {
+            '\n' | '\r' | '\u{2028}' | '\u{2029}' => return None,
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' => in_class = true,
+            ']' => in_class = false,
+            '/' if !in_class => return None,
+            _ => {}
+        }
+    }
+    (!escaped).then_some((body, flags))
+}
+
+/// A JavaScript `RegExp` source (or `/source/flags`); `ci` adds the `i` flag.
+fn js(pattern: &str, ci: bool) -> Result<Plan, String> {
+    let (source, flags) = regex_literal(pattern).unwrap_or((pattern, ""));
+    let mut flags = Flags::parse(flags)?;
+    flags.ignore_case |= ci;
+    let t = js_regex::translate(source, flags)?;
+    if let Some((place, text, ci)) = t.literal {
+        return Ok(Plan::Literal { place, text, ci });
+    }
+    Ok(Plan::Regex(RegexPlan { source: t.exists, units: t.units, spans: t.spans }))
 }
 
 /// A literal plan, or a regex when case-insensitivity meets non-ASCII (Unicode folding).
@@ -76,7 +154,7 @@ fn literal_plan(place: Place, text: &str, ci: bool) -> Plan {
             Place::Suffix => format!(r"(?i){body}\z"),
             Place::Contains => format!("(?i){body}"),
         };
-        return Plan::Regex(source);
+        return RegexPlan::plain(source);
     }
     Plan::Literal { place, text: text.to_string(), ci }
 }
@@ -95,7 +173,7 @@ fn regex(pattern: &str, ci: bool) -> Result<Plan, String> {
     let source = if ci { format!("(?i){pattern}") } else { pattern.to_string() };
     let plan = |place, lit: Option<String>| match lit {
         Some(text) => literal_plan(place, &text, ci),
-        None => Plan::Regex(source.clone()),
+        None => RegexPlan::plain(source.clone()),
     };
     Ok(match hir.kind() {
         HirKind::Empty | HirKind::Literal(_) => plan(Place::Contains, hir_literal(&hir)),
@@ -105,10 +183,10 @@ fn regex(pattern: &str, ci: bool) -> Result<Plan, String> {
             }
             [start, mid] if is_look(start, Look::Start) => plan(Place::Prefix, hir_literal(mid)),
             [mid, end] if is_look(end, Look::End) => plan(Place::Suffix, hir_literal(mid)),
-            _ => Plan::Regex(source),
+            _ => RegexPlan::plain(source),
         },
         HirKind::Look(Look::Start) | HirKind::Look(Look::End) => plan(Place::Prefix, Some(String::new())),
-        _ => Plan::Regex(source),
+        _ => RegexPlan::plain(source),
     })
 }
 
@@ -168,7 +246,7 @@ fn glob_tokens(pattern: &str) -> Result<Vec<GlobToken>, String> {
     Ok(out)
 }
 
-fn glob(pattern: &str, ci: bool) -> Result<Plan, String> {
+fn wildcard(pattern: &str, ci: bool) -> Result<Plan, String> {
     let tokens = glob_tokens(pattern)?;
     let literal_run = |ts: &[GlobToken]| -> Option<String> {
         ts.iter().map(|t| if let GlobToken::Char(c) = t { Some(*c) } else { None }).collect()
@@ -200,7 +278,7 @@ fn glob(pattern: &str, ci: bool) -> Result<Plan, String> {
     source.push_str(r"\z");
     // A class the regex parser refuses (e.g. a reversed range) is an invalid glob.
     regex_syntax::parse(&source).map_err(|e| e.to_string())?;
-    Ok(Plan::Regex(source))
+    Ok(RegexPlan::plain(source))
 }
 
 #[cfg(test)]
@@ -213,47 +291,78 @@ mod tests {
 
     #[test]
     fn literal_regexes_become_string_comparisons() {
-        assert_eq!(classify(r"Googlebot\/", Kind::Regex, false).unwrap(), lit(Place::Contains, "Googlebot/", false));
-        assert_eq!(classify("^curl", Kind::Regex, true).unwrap(), lit(Place::Prefix, "curl", true));
-        assert_eq!(classify("bot$", Kind::Regex, false).unwrap(), lit(Place::Suffix, "bot", false));
-        assert_eq!(classify("^ok$", Kind::Regex, false).unwrap(), lit(Place::Exact, "ok", false));
-        assert_eq!(classify("", Kind::Regex, false).unwrap(), lit(Place::Contains, "", false));
+        assert_eq!(
+            classify(r"Googlebot\/", Kind::Regex, false, Syntax::Rust).unwrap(),
+            lit(Place::Contains, "Googlebot/", false)
+        );
+        assert_eq!(classify("^curl", Kind::Regex, true, Syntax::Rust).unwrap(), lit(Place::Prefix, "curl", true));
+        assert_eq!(classify("bot$", Kind::Regex, false, Syntax::Rust).unwrap(), lit(Place::Suffix, "bot", false));
+        assert_eq!(classify("^ok$", Kind::Regex, false, Syntax::Rust).unwrap(), lit(Place::Exact, "ok", false));
+        assert_eq!(classify("", Kind::Regex, false, Syntax::Rust).unwrap(), lit(Place::Contains, "", false));
     }
 
     #[test]
     fn real_regexes_stay_regexes() {
-        assert_eq!(classify("bot|crawl", Kind::Regex, false).unwrap(), Plan::Regex("bot|crawl".into()));
-        assert_eq!(classify("a.c", Kind::Regex, true).unwrap(), Plan::Regex("(?i)a.c".into()));
-        assert_eq!(classify("(?m)^x", Kind::Regex, false).unwrap(), Plan::Regex("(?m)^x".into()));
+        assert_eq!(
+            classify("bot|crawl", Kind::Regex, false, Syntax::Rust).unwrap(),
+            RegexPlan::plain("bot|crawl".into())
+        );
+        assert_eq!(classify("a.c", Kind::Regex, true, Syntax::Rust).unwrap(), RegexPlan::plain("(?i)a.c".into()));
+        assert_eq!(classify("(?m)^x", Kind::Regex, false, Syntax::Rust).unwrap(), RegexPlan::plain("(?m)^x".into()));
     }
 
     #[test]
     fn lookaround_and_backreferences_are_invalid() {
-        assert!(classify("(?=a)b", Kind::Regex, false).is_err());
-        assert!(classify(r"(a)\1", Kind::Regex, false).is_err());
-        assert!(classify("(unclosed", Kind::Regex, false).is_err());
+        assert!(classify("(?=a)b", Kind::Regex, false, Syntax::Rust).is_err());
+        assert!(classify(r"(a)\1", Kind::Regex, false, Syntax::Rust).is_err());
+        assert!(classify("(unclosed", Kind::Regex, false, Syntax::Rust).is_err());
     }
 
     #[test]
-    fn globs_with_literal_shapes_need_no_regex() {
-        assert_eq!(classify("*.png", Kind::Glob, false).unwrap(), lit(Place::Suffix, ".png", false));
-        assert_eq!(classify("/admin/*", Kind::Glob, false).unwrap(), lit(Place::Prefix, "/admin/", false));
-        assert_eq!(classify("*wp-login*", Kind::Glob, false).unwrap(), lit(Place::Contains, "wp-login", false));
-        assert_eq!(classify("robots.txt", Kind::Glob, false).unwrap(), lit(Place::Exact, "robots.txt", false));
-        assert_eq!(classify("*", Kind::Glob, false).unwrap(), lit(Place::Contains, "", false));
-        assert_eq!(classify(r"a\*b", Kind::Glob, false).unwrap(), lit(Place::Exact, "a*b", false));
+    fn wildcards_with_literal_shapes_need_no_regex() {
+        assert_eq!(classify("*.png", Kind::Wildcard, false, Syntax::Rust).unwrap(), lit(Place::Suffix, ".png", false));
+        assert_eq!(
+            classify("/admin/*", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            lit(Place::Prefix, "/admin/", false)
+        );
+        assert_eq!(
+            classify("*wp-login*", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            lit(Place::Contains, "wp-login", false)
+        );
+        assert_eq!(
+            classify("robots.txt", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            lit(Place::Exact, "robots.txt", false)
+        );
+        assert_eq!(classify("*", Kind::Wildcard, false, Syntax::Rust).unwrap(), lit(Place::Contains, "", false));
+        assert_eq!(classify(r"a\*b", Kind::Wildcard, false, Syntax::Rust).unwrap(), lit(Place::Exact, "a*b", false));
     }
 
     #[test]
-    fn other_globs_become_anchored_regexes() {
-        assert_eq!(classify("/img/*.jp?g", Kind::Glob, false).unwrap(), Plan::Regex(r"(?s)\A/img/.*\.jp.g\z".into()));
-        assert_eq!(classify("[!a-c]x", Kind::Glob, false).unwrap(), Plan::Regex(r"(?s)\A[^a-c]x\z".into()));
-        assert!(classify("[abc", Kind::Glob, false).is_err());
-        assert!(classify("[z-a]", Kind::Glob, false).is_err());
+    fn other_wildcards_become_anchored_regexes() {
+        assert_eq!(
+            classify("/img/*.jp?g", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            RegexPlan::plain(r"(?s)\A/img/.*\.jp.g\z".into())
+        );
+        assert_eq!(
+            classify("[!a-c]x", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            RegexPlan::plain(r"(?s)\A[^a-c]x\z".into())
+        );
+        assert!(classify("[abc", Kind::Wildcard, false, Syntax::Rust).is_err());
+        assert!(classify("[z-a]", Kind::Wildcard, false, Syntax::Rust).is_err());
+    }
+
+    #[test]
+    fn javascript_syntax_reads_regex_literals_and_their_flags() {
+        assert_eq!(regex_literal("/bot/i"), Some(("bot", "i")));
+        assert_eq!(regex_literal("/a[/]b/"), Some(("a[/]b", "")));
+        assert_eq!(regex_literal("/api/v1/"), None);
+        assert_eq!(regex_literal("/x/1"), None);
+        assert_eq!(classify("/^CURL/i", Kind::Regex, false, Syntax::Js).unwrap(), lit(Place::Prefix, "CURL", true));
+        assert!(classify("/x/q", Kind::Regex, false, Syntax::Js).is_err());
     }
 
     #[test]
     fn non_ascii_case_insensitive_literals_use_unicode_folding() {
-        assert_eq!(classify("ÉTÉ", Kind::Exact, true).unwrap(), Plan::Regex(r"(?i)\AÉTÉ\z".into()));
+        assert_eq!(classify("ÉTÉ", Kind::Exact, true, Syntax::Rust).unwrap(), RegexPlan::plain(r"(?i)\AÉTÉ\z".into()));
     }
 }

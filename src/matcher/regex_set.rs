@@ -11,9 +11,83 @@
 //! (2 MiB), a set of crawler patterns fills it over and over on varied text and runs slower
 //! (measured in `bench/`), while a one-pattern matcher needs little (`SINGLE_CACHE`).
 
+use super::js_regex::Spans;
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
-use regex_automata::{Input, MatchKind, PatternSet};
+use regex_automata::{Anchored, Input, MatchKind, PatternSet};
+
+/// One pattern for the group.
+pub struct Member {
+    /// Rust syntax: where it matches (with look-around rewritten, see `js_regex`).
+    pub source: String,
+    /// The pattern's index in the matcher.
+    pub index: u32,
+    /// Look-around: how to find JS's spans instead of the source's own.
+    pub spans: Option<Spans>,
+}
+
+/// A look-around pattern's span finder, compiled (see `js_regex::Spans`).
+struct LookSpans {
+    candidates: Regex,
+    /// Per alternative: its look-behind check (regex, negative, bytes it looks back), and
+    /// its body with the span as group 1.
+    branches: Vec<(Option<BehindCheck>, Regex)>,
+}
+
+/// A look-behind check: its regex, whether it is negative, and the bytes it looks back.
+type BehindCheck = (Regex, bool, usize);
+
+impl LookSpans {
+    fn new(spans: &Spans) -> Result<LookSpans, String> {
+        let candidates = single(&spans.candidates)?;
+        let mut branches = Vec::new();
+        for b in &spans.branches {
+            let behind = match &b.behind {
+                Some(behind) => Some((single(&behind.check)?, behind.negative, behind.reach)),
+                None => None,
+            };
+            branches.push((behind, single(&b.body)?));
+        }
+        Ok(LookSpans { candidates, branches })
+    }
+
+    fn memory_usage(&self) -> usize {
+        let branches: usize = self
+            .branches
+            .iter()
+            .map(|(behind, body)| {
+                behind.as_ref().map_or(0, |b| b.0.memory_usage() + SINGLE_CACHE) + body.memory_usage()
+            })
+            .sum();
+        self.candidates.memory_usage() + SINGLE_CACHE * (1 + self.branches.len()) + branches
+    }
+
+    /// The match JS finds starting the search at `from`: at the leftmost candidate start,
+    /// the first alternative whose look-behind holds and whose body matches there.
+    fn find_at(&self, text: &[u8], mut from: usize) -> Option<(usize, usize)> {
+        while from <= text.len() {
+            let start = self.candidates.search(&Input::new(text).range(from..))?.start();
+            for (behind, body) in &self.branches {
+                let holds = behind.as_ref().is_none_or(|(check, negative, reach)| {
+                    let before = &text[..start];
+                    let found = check.is_match(Input::new(before).range(start.saturating_sub(*reach)..));
+                    found != *negative
+                });
+                if !holds {
+                    continue;
+                }
+                let mut caps = body.create_captures();
+                body.search_captures(&Input::new(text).range(start..).anchored(Anchored::Yes), &mut caps);
+                if let Some(span) = caps.get_group(1) {
+                    return Some((span.start, span.end));
+                }
+            }
+            // No alternative matches here: the next candidate starts after this character.
+            from = start + text[start..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1);
+        }
+        None
+    }
+}
 
 /// Compiled size one pattern may reach (its NFA). Past it, refusal takes tens of ms.
 pub const PATTERN_SIZE: usize = 4 << 20;
@@ -38,6 +112,19 @@ pub struct RegexGroup {
     patterns: Vec<u32>,
     /// Each member alone, for positions.
     singles: Vec<Regex>,
+    /// For each member, its look-around span finder when it has one.
+    looks: Vec<Option<LookSpans>>,
+}
+
+/// The configuration of a multi-pattern set.
+fn set_config() -> meta::Config {
+    Regex::config()
+        .match_kind(MatchKind::All)
+        .utf8_empty(false)
+        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
+        .nfa_size_limit(Some(SET_SIZE))
+        .onepass_size_limit(Some(SET_SIZE))
+        .hybrid_cache_capacity(DFA_CACHE)
 }
 
 /// What a set's lazy DFA cache is counted as in `memory_usage`: it grows only as matching
@@ -63,10 +150,10 @@ fn single(source: &str) -> Result<Regex, String> {
 }
 
 impl RegexGroup {
-    /// Compiles `members` (source, pattern index); `Ok(None)` when there are none.
+    /// Compiles `members`; `Ok(None)` when there are none.
     /// Cost: each member compiled alone, then the set; refused at the first member over
     /// `PATTERN_SIZE` or when the set goes over `SET_SIZE`.
-    pub fn new(members: Vec<(String, u32)>) -> Result<Option<Self>, CompileError> {
+    pub fn new(members: Vec<Member>) -> Result<Option<Self>, CompileError> {
         if members.is_empty() {
             return Ok(None);
         }
@@ -74,10 +161,14 @@ impl RegexGroup {
         // the set's budget as they compile, so a list of many large members is refused after
         // at most `SET_SIZE` of compiling, not after all of it.
         let mut singles = Vec::new();
+        let mut looks = Vec::new();
         let mut total = 0usize;
-        for (source, index) in &members {
-            let re = single(source).map_err(|message| CompileError { pattern: Some(*index), message })?;
-            total += re.memory_usage();
+        for Member { source, index, spans } in &members {
+            let at_fault = |message| CompileError { pattern: Some(*index), message };
+            let re = single(source).map_err(at_fault)?;
+            let look = spans.as_ref().map(LookSpans::new).transpose().map_err(at_fault)?;
+            total += re.memory_usage() + look.as_ref().map_or(0, |l| l.memory_usage());
+            looks.push(look);
             if total > SET_SIZE {
                 return Err(CompileError {
                     pattern: None,
@@ -86,30 +177,24 @@ impl RegexGroup {
             }
             singles.push(re);
         }
-        let patterns = members.iter().map(|(_, i)| *i).collect();
+        let patterns = members.iter().map(|m| m.index).collect();
         if members.len() == 1 {
-            return Ok(Some(Self { set: None, patterns, singles }));
+            return Ok(Some(Self { set: None, patterns, singles, looks }));
         }
-        let config = Regex::config()
-            .match_kind(MatchKind::All)
-            .utf8_empty(false)
-            .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
-            .nfa_size_limit(Some(SET_SIZE))
-            .onepass_size_limit(Some(SET_SIZE))
-            .hybrid_cache_capacity(DFA_CACHE);
         let set = Regex::builder()
-            .configure(config)
+            .configure(set_config())
             .syntax(syntax_config())
-            .build_many(&members.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>())
+            .build_many(&members.iter().map(|m| m.source.as_str()).collect::<Vec<_>>())
             .map_err(|e| CompileError { pattern: None, message: message(&e) })?;
-        Ok(Some(Self { set: Some(set), patterns, singles }))
+        Ok(Some(Self { set: Some(set), patterns, singles, looks }))
     }
 
     /// Heap bytes held by the compiled automata, plus one thread's lazy DFA caches: each
     /// member's at its most, the set's as it typically is (`SET_CACHE_TYPICAL`). What the
     /// `isMatch` cache counts and `napi_adjust_external_memory` reports to V8.
     pub fn memory_usage(&self) -> usize {
-        let singles: usize = self.singles.iter().map(|r| r.memory_usage() + SINGLE_CACHE).sum();
+        let singles: usize = self.singles.iter().map(|r| r.memory_usage() + SINGLE_CACHE).sum::<usize>()
+            + self.looks.iter().flatten().map(|l| l.memory_usage()).sum::<usize>();
         let set = self.set.as_ref().map_or(0, |set| set.memory_usage() + SET_CACHE_TYPICAL);
         set + singles
     }
@@ -161,6 +246,22 @@ impl RegexGroup {
     pub fn spans(&self, text: &[u8], out: &mut Vec<(u32, usize, usize)>, limit: usize) -> bool {
         for id in self.matching(text).iter() {
             let pattern = self.patterns[id.as_usize()];
+            if let Some(look) = &self.looks[id.as_usize()] {
+                // As `matchAll` goes: from each match's end, one character on past an empty one.
+                let mut from = 0;
+                while let Some((s, e)) = look.find_at(text, from) {
+                    if out.len() >= limit {
+                        return false;
+                    }
+                    out.push((pattern, s, e));
+                    from = if e > s {
+                        e
+                    } else {
+                        e + text[e..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1)
+                    };
+                }
+                continue;
+            }
             for m in self.singles[id.as_usize()].find_iter(text) {
                 if out.len() >= limit {
                     return false;
@@ -185,7 +286,13 @@ mod tests {
     use super::*;
 
     fn group(sources: &[&str]) -> Result<Option<RegexGroup>, CompileError> {
-        RegexGroup::new(sources.iter().enumerate().map(|(i, s)| (s.to_string(), i as u32)).collect())
+        RegexGroup::new(
+            sources
+                .iter()
+                .enumerate()
+                .map(|(i, s)| Member { source: s.to_string(), index: i as u32, spans: None })
+                .collect(),
+        )
     }
 
     #[test]

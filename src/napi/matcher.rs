@@ -12,7 +12,7 @@ use super::js::{self, Val};
 use super::qr::sync_call;
 use super::signal::{self, SignalWatch};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
-use crate::matcher::{cache::OneOffCache, lines, offsets, Kind, Matcher, PatternSpec, Place};
+use crate::matcher::{cache::OneOffCache, lines, offsets, Kind, Matcher, PatternSpec, Place, Syntax};
 use napi::bindgen_prelude::{Object, ToNapiValue, Uint32Array};
 use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
@@ -107,26 +107,41 @@ fn kind_of(name: &str, v: &Val) -> Result<Kind> {
     let text = js::string_of(name, v)?;
     Kind::parse(&text).ok_or_else(|| {
         Error::invalid_value(format!(
-            "The argument '{name}' must be one of 'regex', 'exact', 'prefix', 'suffix', 'contains', 'glob'. Received '{text}'"
+            "The argument '{name}' must be one of 'regex', 'exact', 'prefix', 'suffix', 'contains', 'glob', 'wildcard'. Received '{text}'"
         ))
     })
 }
 
-/// `options.kind` and `options.caseInsensitive`, with their defaults.
-fn read_defaults(options: Option<Val>) -> Result<(Kind, bool)> {
-    let mut kind = Kind::Regex;
-    let mut ci = false;
+fn syntax_of(name: &str, v: &Val) -> Result<Syntax> {
+    let text = js::string_of(name, v)?;
+    Syntax::parse(&text).ok_or_else(|| {
+        Error::invalid_value(format!("The argument '{name}' must be one of 'js', 'rust'. Received '{text}'"))
+    })
+}
+
+/// What a pattern given as a plain string means: `options.kind`, `options.caseInsensitive`
+/// and `options.syntax`, with their defaults.
+#[derive(Clone, Copy)]
+struct Defaults {
+    kind: Kind,
+    ci: bool,
+    syntax: Syntax,
+}
+
+fn read_defaults(options: Option<Val>) -> Result<Defaults> {
+    let mut d = Defaults { kind: Kind::Regex, ci: false, syntax: Syntax::Js };
     if let Some(o) = js::options_object("options", options)? {
         o.for_each_own(|key, v| {
             match key {
-                "kind" => kind = kind_of("options.kind", &v)?,
-                "caseInsensitive" => ci = js::bool_of("options.caseInsensitive", &v)?,
+                "kind" => d.kind = kind_of("options.kind", &v)?,
+                "caseInsensitive" => d.ci = js::bool_of("options.caseInsensitive", &v)?,
+                "syntax" => d.syntax = syntax_of("options.syntax", &v)?,
                 _ => {}
             }
             Ok(())
         })?;
     }
-    Ok((kind, ci))
+    Ok(d)
 }
 
 /// A pattern string, refused before it is copied when it is over `MAX_PATTERN_BYTES`
@@ -149,7 +164,7 @@ fn pattern_string(name: &str, v: &Val) -> Result<String> {
     Ok(pattern)
 }
 
-fn read_patterns(list: &Val, defaults: (Kind, bool)) -> Result<Vec<PatternSpec>> {
+fn read_patterns(list: &Val, defaults: Defaults) -> Result<Vec<PatternSpec>> {
     if list.value_type() != ValueType::Object || !list.is_array() {
         return Err(js::wrong_type("patterns", "an instance of Array", list));
     }
@@ -171,9 +186,12 @@ fn read_patterns(list: &Val, defaults: (Kind, bool)) -> Result<Vec<PatternSpec>>
         let item = list.element(i as u32)?;
         let name = format!("patterns[{i}]");
         let spec = match item.value_type() {
-            ValueType::String => {
-                PatternSpec { pattern: pattern_string(&name, &item)?, kind: defaults.0, case_insensitive: defaults.1 }
-            }
+            ValueType::String => PatternSpec {
+                pattern: pattern_string(&name, &item)?,
+                kind: defaults.kind,
+                case_insensitive: defaults.ci,
+                syntax: defaults.syntax,
+            },
             ValueType::Object if !item.is_array() => {
                 let pattern = match item.prop("pattern")? {
                     Some(p) if p.value_type() == ValueType::String => pattern_string(&format!("{name}.pattern"), &p)?,
@@ -182,18 +200,22 @@ fn read_patterns(list: &Val, defaults: (Kind, bool)) -> Result<Vec<PatternSpec>>
                 };
                 let kind = match item.prop("kind")? {
                     Some(k) => kind_of(&format!("{name}.kind"), &k)?,
-                    None => defaults.0,
+                    None => defaults.kind,
                 };
                 let ci = match item.prop("caseInsensitive")? {
                     Some(c) => js::bool_of(&format!("{name}.caseInsensitive"), &c)?,
-                    None => defaults.1,
+                    None => defaults.ci,
                 };
-                PatternSpec { pattern, kind, case_insensitive: ci }
+                let syntax = match item.prop("syntax")? {
+                    Some(c) => syntax_of(&format!("{name}.syntax"), &c)?,
+                    None => defaults.syntax,
+                };
+                PatternSpec { pattern, kind, case_insensitive: ci, syntax }
             }
             _ => {
                 return Err(js::wrong_type(
                     &name,
-                    "of type string or an object { pattern, kind?, caseInsensitive? }",
+                    "of type string, a RegExp, or an object { pattern, kind?, caseInsensitive?, syntax? }",
                     &item,
                 ))
             }
@@ -658,13 +680,13 @@ impl Task for ScanTask {
 pub fn is_match(env: Env, pattern: Unknown, text: Unknown, options: Option<Unknown>) -> napi::Result<bool> {
     sync_call(&env, || {
         maybe_panic("isMatch");
-        let (kind, ci) = read_defaults(options.map(|o| Val::new(&env, o.raw())))?;
+        let d = read_defaults(options.map(|o| Val::new(&env, o.raw())))?;
         let p = Val::new(&env, pattern.raw());
         if p.value_type() != ValueType::String {
             return Err(js::wrong_type("pattern", "of type string", &p));
         }
         let pattern = pattern_string("pattern", &p)?;
-        let matcher = OneOffCache::global().get(&pattern, kind, ci)?;
+        let matcher = OneOffCache::global().get(&pattern, d.kind, d.ci, d.syntax)?;
         with_text("text", &Val::new(&env, text.raw()), |t| Ok(matcher.test(t.bytes())))
     })
 }
@@ -674,9 +696,14 @@ pub fn is_match(env: Env, pattern: Unknown, text: Unknown, options: Option<Unkno
 #[allow(dead_code)]
 #[napi(object)]
 pub struct MatcherOptions {
-    /// How plain-string patterns are read; default `'regex'` (Rust regex syntax, unanchored).
+    /// How plain-string patterns are read; default `'regex'` (unanchored).
     #[napi(ts_type = "Kind")]
     pub kind: Option<String>,
-    /// Case-insensitive matching (ASCII folding for literals, Unicode for regexes); default false.
+    /// Case-insensitive matching (JavaScript's `i` flag for `'js'` regexes, ASCII folding for
+    /// literals, Unicode folding for `'rust'` regexes); default false.
     pub case_insensitive: Option<bool>,
+    /// The regex dialect: `'js'` (default), what `new RegExp(pattern, flags)` means, with
+    /// `/source/flags` read as a literal; or `'rust'`, the Rust `regex` crate's syntax.
+    #[napi(ts_type = "'js' | 'rust'")]
+    pub syntax: Option<String>,
 }
