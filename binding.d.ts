@@ -30,11 +30,18 @@ export interface StringOptions extends Omit<QrOptions, 'type'> {
   type?: 'utf8' | 'svg' | 'terminal'
 }
 
-/** How a pattern string is read. */
-export type Kind = 'regex' | 'exact' | 'prefix' | 'suffix' | 'contains' | 'glob'
+/**
+ * How a pattern string is read. `'regex'`: a regular expression in the pattern's `syntax`;
+ * `'wildcard'`: `*` any run, `?` one character, `[abc]`; `'glob'`: for now the same as
+ * `'wildcard'` (picomatch's meaning is coming, see the README).
+ */
+export type Kind = 'regex' | 'exact' | 'prefix' | 'suffix' | 'contains' | 'glob' | 'wildcard'
 
-/** A pattern: a string of the matcher's default kind, or one with its own kind and case. */
-export type Pattern = string | { pattern: string; kind?: Kind; caseInsensitive?: boolean }
+/**
+ * A pattern: a string of the matcher's default kind, a `RegExp` (its own source and flags),
+ * or an object with its own kind, case and regex dialect.
+ */
+export type Pattern = string | RegExp | { pattern: string; kind?: Kind; caseInsensitive?: boolean; syntax?: 'js' | 'rust' }
 
 /** Text to match: offsets are UTF-16 units for strings, bytes for Buffers and Uint8Arrays. */
 export type Text = string | Buffer | Uint8Array

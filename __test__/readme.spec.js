@@ -48,6 +48,24 @@ describe('examples/readme/qrcode.js', () => {
   })
 })
 
+describe('examples/readme/isbot.js', () => {
+  const http = serve(require('../examples/readme/isbot.js'))
+  const ask = (headers) => fetch(`${http.base}/`, { headers }).then((res) => res.json())
+
+  test('the Matcher of isbot\'s list answers as isbot() does, over HTTP', async () => {
+    const agents = [
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36 GoogleApp',
+      'curl/8.4.0', 'java/17', 'Apache-HttpClient/4.5', 'libhttp/1.0 (X11)', 'Java; Mozilla/5.0', ''
+    ]
+    for (const ua of agents) {
+      const body = await ask({ 'user-agent': ua })
+      assert.equal(body.bot, body.isbot, ua)
+    }
+  })
+})
+
 describe('examples/readme/bots.js', () => {
   const http = serve(require('../examples/readme/bots.js'))
   const ask = (headers) => fetch(`${http.base}/`, { headers }).then(async (res) => ({ status: res.status, body: await res.json() }))

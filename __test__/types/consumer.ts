@@ -21,8 +21,8 @@ async function main (): Promise<void> {
   const matrix: QrMatrix = encode('text')
   const size: number = matrix.size + matrix.modules.length
 
-  const patterns: Pattern[] = ['bot', { pattern: '*.php', kind: 'glob', caseInsensitive: true }]
-  const m = new Matcher(patterns, { kind: 'regex' })
+  const patterns: Pattern[] = ['bot', /^curl\//i, { pattern: '*.php', kind: 'wildcard', caseInsensitive: true }, { pattern: '\\d', syntax: 'rust' }]
+  const m = new Matcher(patterns, { kind: 'regex', syntax: 'js' })
   const text: Text = 'Googlebot'
   const hit: boolean = m.test(text) && isMatch('bot', text)
   const first: number = m.first(text) + m.size
@@ -63,6 +63,8 @@ async function main (): Promise<void> {
   await generate(42)
   // @ts-expect-error: an unknown kind
   new Matcher(['x'], { kind: 'fuzzy' })
+  // @ts-expect-error: an unknown regex dialect
+  new Matcher(['x'], { syntax: 'pcre' })
   // @ts-expect-error: the limit is a number
   setConcurrency('2')
   // @ts-expect-error: a data URL is a PNG or an SVG

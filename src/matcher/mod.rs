@@ -351,6 +351,17 @@ mod tests {
     }
 
     #[test]
+    fn find_all_with_look_around_reports_what_javascript_reports() {
+        let m = matcher(&[spec("(?<!lib)http", Kind::Regex, true), spec("java(?!;)", Kind::Regex, false)]);
+        assert_eq!(m.find_all(b"LibHttp http java; javax").unwrap(), vec![(0, 8, 12), (1, 19, 23)]);
+        assert!(!m.test(b"libhttp java;"));
+        // Without `u`, '.' reads one UTF-16 unit: half an emoji, on the units view.
+        let units = matcher(&[spec("^a.b$", Kind::Regex, false), spec("^a..b$", Kind::Regex, false)]);
+        assert_eq!(units.matches("a😀b".as_bytes()), vec![1]);
+        assert_eq!(units.find_all("a😀b".as_bytes()).unwrap(), vec![(1, 0, 6)]);
+    }
+
+    #[test]
     fn invalid_patterns_name_their_index() {
         let err = Matcher::new(&[spec("ok", Kind::Regex, false), spec(r"(a)\1", Kind::Regex, false)]).err().unwrap();
         assert_eq!(err.kind, ErrorKind::InvalidPattern);
