@@ -36,9 +36,15 @@ const kLiteral = Symbol('qr-native.Matcher.literal')
 const { isRegExp } = require('node:util').types
 const canCheckStrings = typeof String.prototype.isWellFormed === 'function'
 
-// A string test equivalent to the native one for `{ place, text, caseInsensitive }`.
+const MAX_JS_CI_LITERAL = 1024
+
+// A string test equivalent to the native one for `{ place, text, caseInsensitive }`, or
+// null where native answers.
 function literalTest({ place, text, caseInsensitive }) {
   if (caseInsensitive) {
+    // V8 compiles a RegExp when it first runs, and refuses a very long one then ("Regular
+    // expression too large"): long literals stay native.
+    if (text.length > MAX_JS_CI_LITERAL) return null
     // The literal is ASCII and folds ASCII only: so does `/i` without `u` (a character at or
     // above U+0080 never folds to one below).
     const body = text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
@@ -63,8 +69,11 @@ function literalFor(matcher, text) {
 
 // A RegExp pattern brings its own source and flags, as the `/source/flags` string the native
 // side reads (a RegExp's `source` escapes every '/'); the matcher's options do not apply to it.
+// A list longer than the native limit goes as it is, to be refused by its length: a sparse
+// array can claim 2^32 − 1 elements, and walking them would take minutes.
+const MAX_PATTERNS = 100000
 function regExpPatterns(patterns) {
-  if (!Array.isArray(patterns) || !patterns.some(isRegExp)) return patterns
+  if (!Array.isArray(patterns) || patterns.length > MAX_PATTERNS || !patterns.some(isRegExp)) return patterns
   return Array.from(patterns, (p) =>
     isRegExp(p) ? { pattern: `/${p.source}/${p.flags}`, kind: 'regex', syntax: 'js', caseInsensitive: false } : p
   )

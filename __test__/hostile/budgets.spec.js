@@ -139,3 +139,53 @@ test('native memory is reported to V8: a server making matchers per request stay
   })()`))
   assert.ok(a.grewMiB < 150, `the native heap grew ${a.grewMiB} MiB`)
 })
+
+// Found while adding the JavaScript dialect (issue #15).
+describe('JavaScript patterns: reading and rewriting them is bounded too', () => {
+  test('64 KiB literals of one repeated character compile without a quadratic blow-up', () => {
+    // Each was a 20-second automaton build: its failure links chain back through every state.
+    const a = survived(assert, runCase(`
+      const before = ${peakMiB}
+      const letters = 'abcdefghijklmnopqrst'
+      const r = attempt(() => {
+        const plain = new qr.Matcher([...letters].map((c) => c.repeat(65536)), { kind: 'contains' })
+        const folded = new qr.Matcher([...letters].map((c) => c.repeat(65536)), { caseInsensitive: true })
+        return [plain.test('t'.repeat(65536)), folded.test('T'.repeat(65536)), folded.test('T'.repeat(65535))]
+      })
+      answer({ r, grewMiB: ${peakMiB} - before })
+    `, { timeout: 90_000 }))
+    assert.deepEqual(a.r, { ok: true, value: [true, true, false] })
+    assert.ok(a.grewMiB < 400, `peak RSS grew ${a.grewMiB} MiB`)
+  })
+
+  test('look-around past its limits is refused by name, and a pattern that grows when rewritten meets the size budget', () => {
+    const a = survived(assert, runCase(`
+      answer({
+        long: attempt(() => new qr.Matcher(['(?<!' + 'ab'.repeat(40) + ')x'])),
+        strings: attempt(() => new qr.Matcher(['x(?!(?:a|b|c|d){7})'])),
+        dots: attempt(() => new qr.Matcher(['.'.repeat(16000)])),
+        fits: attempt(() => new qr.Matcher(['(?<!' + 'ab'.repeat(32) + ')x']).test('x'))
+      })
+    `))
+    assert.match(a.long.message, /index 0.*longer than 64 characters/)
+    assert.match(a.strings.message, /index 0.*more than 4096 strings/)
+    assert.equal(a.dots.code, 'ERR_INVALID_PATTERN')
+    assert.match(a.dots.message, /MiB budget/)
+    assert.deepEqual(a.fits, { ok: true, value: true })
+  })
+})
+
+describe('findAll with a look-behind stays linear when the look-behind fails at every candidate', () => {
+  test('a megabyte of candidate starts, each preceded by what the look-behind refuses', () => {
+    // Every 'b' starts a match of the body ('b.*c' reaches the last 'c'), and an 'a' precedes
+    // each but the last: trying each start in turn and matching there would be quadratic.
+    const a = survived(assert, runCase(`
+      const text = ('ab'.repeat(100) + 'c').repeat(5000) + 'libhttp xbc'
+      const patterns = ['(?<!a)b.*c', '(?<!a)b[a-z]{0,200}c', '(?<!lib)http']
+      const spans = (list) => list.map((x) => [x.start ?? x.index, x.end ?? x.index + x[0].length])
+      answer(patterns.map((p) => [spans(new qr.Matcher([p]).findAll(text)), spans([...text.matchAll(new RegExp(p, 'g'))])]))
+    `, { timeout: 120_000 }))
+    for (const [ours, js] of a) assert.deepEqual(ours, js)
+    assert.deepEqual(a.map(([ours]) => ours.length), [1, 1, 0])
+  })
+})

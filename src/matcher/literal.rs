@@ -176,6 +176,17 @@ impl LengthIndex {
 /// Largest Aho–Corasick DFA a literal set may build (estimated before building).
 pub const DFA_BUDGET: usize = 16 << 20;
 
+/// Work the DFA's construction may take, at most: it follows failure links, which for a
+/// long literal of one repeated byte (`aaaa…`) chain back through every state before, so
+/// states × the longest literal bounds it. 64 KiB of one byte took 20 s as a DFA.
+const DFA_BUILD_BUDGET: usize = 1 << 26;
+
+fn dfa_build_estimate(literals: &[(String, u32)]) -> usize {
+    let states: usize = literals.iter().map(|(l, _)| l.len()).sum();
+    let longest = literals.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    states.saturating_mul(longest)
+}
+
 /// An upper bound of the DFA's size for `literals`: one state per literal byte (a trie has
 /// no more), times the distinct bytes (the DFA's byte classes) plus one, times 4 bytes.
 fn dfa_estimate(literals: &[(String, u32)], ci: bool) -> usize {
@@ -212,13 +223,18 @@ impl ContainsSet {
         // and `matches`) measured 2× faster than the contiguous NFA the builder picks above
         // 100 patterns, for a few MiB with 1500 literals. A DFA's size is states × byte
         // classes × 4 bytes, and its build time follows: 10,000 random 100-byte literals
-        // would take seconds and GiB, so past the budget the builder's NFA (linear to build)
-        // is used instead.
-        let kind = (dfa_estimate(literals, ci) <= DFA_BUDGET).then_some(AhoCorasickKind::DFA);
+        // would take seconds and GiB, so past the budget (or `DFA_BUILD_BUDGET`) the contiguous
+        // NFA, linear to build, is named: left to choose, the builder takes a DFA for a few
+        // patterns whatever their length.
+        let kind = if dfa_estimate(literals, ci) <= DFA_BUDGET && dfa_build_estimate(literals) <= DFA_BUILD_BUDGET {
+            AhoCorasickKind::DFA
+        } else {
+            AhoCorasickKind::ContiguousNFA
+        };
         let automaton = AhoCorasickBuilder::new()
             .match_kind(MatchKind::Standard)
             .ascii_case_insensitive(ci)
-            .kind(kind)
+            .kind(Some(kind))
             .build(literals.iter().map(|(l, _)| l.as_bytes()))
             .or_else(|_| {
                 AhoCorasickBuilder::new()

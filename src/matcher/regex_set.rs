@@ -12,7 +12,9 @@
 //! (measured in `bench/`), while a one-pattern matcher needs little (`SINGLE_CACHE`).
 
 use super::js_regex::Spans;
+use regex_automata::hybrid;
 use regex_automata::meta::{self, Regex};
+use regex_automata::nfa::thompson;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternSet};
 
@@ -27,65 +29,124 @@ pub struct Member {
 }
 
 /// A look-around pattern's span finder, compiled (see `js_regex::Spans`).
+///
+/// Linear in the text: one reverse pass per alternative marks every position where its
+/// body can start a match (a lazy DFA of the reversed body, every match kept), so a start
+/// is tried only where some alternative both starts a match and has its look-behind hold;
+/// the anchored search there then always succeeds, and the next search starts at its end.
 struct LookSpans {
-    candidates: Regex,
-    /// Per alternative: its look-behind check (regex, negative, bytes it looks back), and
-    /// its body with the span as group 1.
-    branches: Vec<(Option<BehindCheck>, Regex)>,
+    branches: Vec<LookBranch>,
 }
 
-/// A look-behind check: its regex, whether it is negative, and the bytes it looks back.
-type BehindCheck = (Regex, bool, usize);
+struct LookBranch {
+    /// The look-behind check: its regex, whether it is negative, the bytes it looks back.
+    behind: Option<(Regex, bool, usize)>,
+    /// The body reversed, for marking where a match can start.
+    starts: hybrid::dfa::DFA,
+    /// The body, with the span as group 1.
+    body: Regex,
+}
+
+impl LookBranch {
+    /// Bit `i` set: a match of the body can start at byte `i` (`0..=text.len()`).
+    fn mark_starts(&self, text: &[u8]) -> Vec<u64> {
+        let mut marks = vec![0u64; text.len() / 64 + 1];
+        let set = |marks: &mut Vec<u64>, i: usize| marks[i / 64] |= 1 << (i % 64);
+        let mut cache = self.starts.create_cache();
+        let input = Input::new(text);
+        let walk = |cache: &mut hybrid::dfa::Cache, marks: &mut Vec<u64>| -> Option<()> {
+            let mut sid = self.starts.start_state_reverse(cache, &input).ok()?;
+            for at in (0..text.len()).rev() {
+                sid = self.starts.next_state(cache, sid, text[at]).ok()?;
+                // Match states come one byte late: this one says a match starts after `at`.
+                if sid.is_match() {
+                    set(marks, at + 1);
+                }
+            }
+            sid = self.starts.next_eoi_state(cache, sid).ok()?;
+            if sid.is_match() {
+                set(marks, 0);
+            }
+            Some(())
+        };
+        if walk(&mut cache, &mut marks).is_none() {
+            // The lazy DFA gave up (it does not with these settings): try every position.
+            marks.iter_mut().for_each(|w| *w = u64::MAX);
+        }
+        marks
+    }
+
+    fn behind_holds(&self, text: &[u8], at: usize) -> bool {
+        self.behind.as_ref().is_none_or(|(check, negative, reach)| {
+            let found = check.is_match(Input::new(&text[..at]).range(at.saturating_sub(*reach)..));
+            found != *negative
+        })
+    }
+}
 
 impl LookSpans {
     fn new(spans: &Spans) -> Result<LookSpans, String> {
-        let candidates = single(&spans.candidates)?;
         let mut branches = Vec::new();
         for b in &spans.branches {
             let behind = match &b.behind {
                 Some(behind) => Some((single(&behind.check)?, behind.negative, behind.reach)),
                 None => None,
             };
-            branches.push((behind, single(&b.body)?));
+            let starts = hybrid::dfa::DFA::builder()
+                .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All).cache_capacity(SINGLE_CACHE))
+                .thompson(
+                    thompson::Config::new()
+                        .reverse(true)
+                        .which_captures(thompson::WhichCaptures::None)
+                        .nfa_size_limit(Some(PATTERN_SIZE)),
+                )
+                .syntax(syntax_config())
+                .build(&b.body)
+                .map_err(|e| e.to_string())?;
+            branches.push(LookBranch { behind, starts, body: single(&b.body)? });
         }
-        Ok(LookSpans { candidates, branches })
+        Ok(LookSpans { branches })
     }
 
     fn memory_usage(&self) -> usize {
-        let branches: usize = self
-            .branches
+        self.branches
             .iter()
-            .map(|(behind, body)| {
-                behind.as_ref().map_or(0, |b| b.0.memory_usage() + SINGLE_CACHE) + body.memory_usage()
+            .map(|b| {
+                b.behind.as_ref().map_or(0, |c| c.0.memory_usage() + SINGLE_CACHE)
+                    + b.body.memory_usage()
+                    + b.starts.memory_usage()
+                    + 2 * SINGLE_CACHE
             })
-            .sum();
-        self.candidates.memory_usage() + SINGLE_CACHE * (1 + self.branches.len()) + branches
+            .sum()
     }
 
-    /// The match JS finds starting the search at `from`: at the leftmost candidate start,
-    /// the first alternative whose look-behind holds and whose body matches there.
-    fn find_at(&self, text: &[u8], mut from: usize) -> Option<(usize, usize)> {
-        while from <= text.len() {
-            let start = self.candidates.search(&Input::new(text).range(from..))?.start();
-            for (behind, body) in &self.branches {
-                let holds = behind.as_ref().is_none_or(|(check, negative, reach)| {
-                    let before = &text[..start];
-                    let found = check.is_match(Input::new(before).range(start.saturating_sub(*reach)..));
-                    found != *negative
-                });
-                if !holds {
+    /// Non-overlapping matches as JS's `matchAll` finds them, into `out` as (pattern,
+    /// start, end); false once `out` would hold more than `limit`.
+    fn spans(&self, text: &[u8], pattern: u32, out: &mut Vec<(u32, usize, usize)>, limit: usize) -> bool {
+        let marks: Vec<Vec<u64>> = self.branches.iter().map(|b| b.mark_starts(text)).collect();
+        let marked = |i: usize, at: usize| marks[i][at / 64] & (1 << (at % 64)) != 0;
+        let next_char =
+            |at: usize| at + text[at..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1);
+        let mut at = 0;
+        'positions: while at <= text.len() {
+            for (i, branch) in self.branches.iter().enumerate() {
+                if !marked(i, at) || !branch.behind_holds(text, at) {
                     continue;
                 }
-                let mut caps = body.create_captures();
-                body.search_captures(&Input::new(text).range(start..).anchored(Anchored::Yes), &mut caps);
-                if let Some(span) = caps.get_group(1) {
-                    return Some((span.start, span.end));
+                let mut caps = branch.body.create_captures();
+                branch.body.search_captures(&Input::new(text).range(at..).anchored(Anchored::Yes), &mut caps);
+                let Some(span) = caps.get_group(1) else { continue };
+                if out.len() >= limit {
+                    return false;
                 }
+                out.push((pattern, span.start, span.end));
+                // As `matchAll` goes on: from the match's end, one character on past an empty one.
+                at = if span.end > span.start { span.end } else { next_char(span.end) };
+                continue 'positions;
             }
-            // No alternative matches here: the next candidate starts after this character.
-            from = start + text[start..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1);
+            at += 1;
         }
-        None
+        true
     }
 }
 
@@ -247,18 +308,8 @@ impl RegexGroup {
         for id in self.matching(text).iter() {
             let pattern = self.patterns[id.as_usize()];
             if let Some(look) = &self.looks[id.as_usize()] {
-                // As `matchAll` goes: from each match's end, one character on past an empty one.
-                let mut from = 0;
-                while let Some((s, e)) = look.find_at(text, from) {
-                    if out.len() >= limit {
-                        return false;
-                    }
-                    out.push((pattern, s, e));
-                    from = if e > s {
-                        e
-                    } else {
-                        e + text[e..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1)
-                    };
+                if !look.spans(text, pattern, out, limit) {
+                    return false;
                 }
                 continue;
             }
@@ -275,9 +326,15 @@ impl RegexGroup {
 
 /// The build error in words a caller can act on.
 fn message(e: &meta::BuildError) -> String {
-    match e.size_limit() {
-        Some(limit) => format!("it compiles to more than the {} MiB budget", limit >> 20),
-        None => e.to_string(),
+    match (e.size_limit(), e.syntax_error()) {
+        (Some(limit), _) => format!("it compiles to more than the {} MiB budget", limit >> 20),
+        // The parser's own words, without its multi-line rendering of the pattern.
+        (None, Some(syntax)) => match syntax {
+            regex_syntax::Error::Parse(p) => p.kind().to_string(),
+            regex_syntax::Error::Translate(t) => t.kind().to_string(),
+            other => other.to_string(),
+        },
+        (None, None) => e.to_string(),
     }
 }
 

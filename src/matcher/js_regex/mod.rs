@@ -25,8 +25,9 @@ use charset::{CharSet, Mode};
 use parse::{Flags, Node, LINE_TERMINATORS};
 use std::fmt::Write;
 
-/// Longest look-around body, in characters.
-pub const MAX_LOOK: u32 = 255;
+/// Longest look-around body, in characters. A negative body's witness nests one group per
+/// character, and the regex parser refuses nesting past 250 (a bound on its recursion).
+pub const MAX_LOOK: u32 = 64;
 /// Most distinct strings (as sequences of sets) a negative look-around body may stand for.
 const MAX_LOOK_STRINGS: usize = 4096;
 /// Most alternatives a negative look-around's witness may hold, summed over its trie.
@@ -46,13 +47,11 @@ pub struct JsRegex {
     pub literal: Option<(Place, String, bool)>,
 }
 
-/// How to find a look-around pattern's matches where JS would: at each candidate start (the
-/// leftmost start of `candidates` from the last match's end), the first alternative whose
-/// look-behind holds there and whose `body` matches there, anchored, wins; its group 1 is
-/// the span.
+/// How to find a look-around pattern's matches where JS would: at each start from the last
+/// match's end, the first alternative whose look-behind holds there and whose `body`
+/// matches there, anchored, wins; its group 1 is the span.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spans {
-    pub candidates: String,
     pub branches: Vec<Branch>,
 }
 
@@ -91,7 +90,6 @@ pub fn translate(source: &str, flags: Flags) -> Result<JsRegex, String> {
     }
     let exists = parts.iter().map(|p| p.exists()).collect::<Vec<_>>().join("|");
     let spans = any_look.then(|| Spans {
-        candidates: parts.iter().map(|p| format!("{}{}", p.core, p.after_text())).collect::<Vec<_>>().join("|"),
         branches: parts
             .iter()
             .map(|p| Branch { behind: p.behind.clone(), body: format!("({}){}", p.core, p.after_text()) })
@@ -557,6 +555,7 @@ mod tests {
         assert!(js("a(?=.*x)", "").unwrap_err().contains("unbounded"));
         assert!(js(r"(?<a>x)\k<a>", "").unwrap_err().contains("backreference"));
         assert!(js("a(?!b)c", "").is_err());
+        assert!(js("(?<!x)a.*b", "").is_ok());
         assert!(js("x", "y").is_err());
     }
 
