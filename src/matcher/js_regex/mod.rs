@@ -75,7 +75,7 @@ pub struct Behind {
 /// Compiles a JS source with its flags (`ignore_case` also set by the caller's option).
 pub fn translate(source: &str, flags: Flags) -> Result<JsRegex, String> {
     let node = parse::parse(source, flags)?;
-    let units = !flags.unicode && needs_units(&node, flags);
+    let units = !flags.unicode && needs_units(&node);
     let t = Translator { flags, units };
     let branches = match node {
         Node::Alt(alts) => alts,
@@ -101,18 +101,14 @@ pub fn translate(source: &str, flags: Flags) -> Result<JsRegex, String> {
 
 /// Whether some set of the pattern can match a surrogate (half of an astral character), so
 /// that it must run on code units.
-fn needs_units(node: &Node, flags: Flags) -> bool {
-    let mode = flags.mode();
+fn needs_units(node: &Node) -> bool {
     match node {
         Node::Char(c) => (0xD800..0xE000).contains(c),
         Node::Set(s) => s.has_surrogates(),
-        Node::Seq(v) | Node::Alt(v) => v.iter().any(|n| needs_units(n, flags)),
-        Node::Repeat { node, .. } => needs_units(node, flags),
-        Node::Look { body, .. } => needs_units(body, flags),
-        _ => {
-            let _ = mode;
-            false
-        }
+        Node::Seq(v) | Node::Alt(v) => v.iter().any(needs_units),
+        Node::Repeat { node, .. } => needs_units(node),
+        Node::Look { body, .. } => needs_units(body),
+        _ => false,
     }
 }
 
@@ -416,6 +412,11 @@ fn max_len(node: &Node) -> Option<u32> {
     })
 }
 
+/// Every sequence of `a` followed by every sequence of `b`.
+fn concat_each(a: &[Vec<CharSet>], b: &[Vec<CharSet>]) -> Vec<Vec<CharSet>> {
+    a.iter().flat_map(|x| b.iter().map(move |y| x.iter().chain(y).cloned().collect())).collect()
+}
+
 /// The strings a negative look-around body stands for, as sequences of sets.
 fn sequences(node: &Node, t: &Translator) -> Result<Vec<Vec<CharSet>>, String> {
     let too_many =
@@ -431,10 +432,7 @@ fn sequences(node: &Node, t: &Translator) -> Result<Vec<Vec<CharSet>>, String> {
                 if out.len() * next.len() > MAX_LOOK_STRINGS {
                     return Err(too_many());
                 }
-                out = out
-                    .iter()
-                    .flat_map(|a| next.iter().map(move |b| a.iter().chain(b).cloned().collect::<Vec<_>>()))
-                    .collect();
+                out = concat_each(&out, &next);
             }
             out
         }
@@ -460,8 +458,7 @@ fn sequences(node: &Node, t: &Translator) -> Result<Vec<Vec<CharSet>>, String> {
                 if out.len() > MAX_LOOK_STRINGS || power.len() * one.len() > MAX_LOOK_STRINGS {
                     return Err(too_many());
                 }
-                power =
-                    power.iter().flat_map(|a| one.iter().map(move |b| a.iter().chain(b).cloned().collect())).collect();
+                power = concat_each(&power, &one);
             }
             out
         }
