@@ -21,6 +21,7 @@ export type {
   DataURLOptions,
   ErrorCorrectionLevel,
   FoundMatch,
+  GlobOptions,
   Input,
   Kind,
   MaskPattern,

@@ -69,19 +69,83 @@ function literalFor(matcher, text) {
 
 // A RegExp pattern brings its own source and flags, as the `/source/flags` string the native
 // side reads (a RegExp's `source` escapes every '/'); the matcher's options do not apply to it.
+//
+// A glob means what picomatch means: picomatch itself turns it into a RegExp (its POSIX build,
+// so '/' is the only separator on every platform), and the native side compiles that regex
+// (look-ahead and all) into one without look-around. Its options: `dot`, `matchBase` (or
+// `basename`), `nobrace`, `noextglob`, `noglobstar`, `nonegate`, `strictSlashes`, per matcher
+// or per pattern; `caseInsensitive` is picomatch's `nocase`.
+//
 // A list longer than the native limit goes as it is, to be refused by its length: a sparse
 // array can claim 2^32 − 1 elements, and walking them would take minutes.
 const MAX_PATTERNS = 100000
-function regExpPatterns(patterns) {
-  if (!Array.isArray(patterns) || patterns.length > MAX_PATTERNS || !patterns.some(isRegExp)) return patterns
-  return Array.from(patterns, (p) =>
-    isRegExp(p) ? { pattern: `/${p.source}/${p.flags}`, kind: 'regex', syntax: 'js', caseInsensitive: false } : p
-  )
+const GLOB_OPTIONS = ['dot', 'matchBase', 'basename', 'nobrace', 'noextglob', 'noglobstar', 'nonegate', 'strictSlashes']
+let picomatch
+function globOptions(name, object, defaults) {
+  const out = { ...defaults }
+  if (object === null || typeof object !== 'object') return out
+  for (const key of GLOB_OPTIONS) {
+    const value = object[key]
+    if (value === undefined) continue
+    if (typeof value !== 'boolean') {
+      const error = new TypeError(`The "${name}.${key}" property must be of type boolean. Received ${typeof value}`)
+      error.code = 'ERR_INVALID_ARG_TYPE'
+      throw error
+    }
+    out[key] = value
+  }
+  return out
+}
+
+// `{ source, flags, matchBase }` for the native side, or undefined when picomatch refuses the
+// glob (only for its length: the native side then refuses it with a RangeError).
+function picomatchRegex(glob, options, caseInsensitive) {
+  picomatch ??= require('picomatch/posix')
+  let re
+  try {
+    re = picomatch.makeRe(glob, { ...options, nocase: caseInsensitive === true, windows: false })
+  } catch {
+    return undefined
+  }
+  return { source: re.source, flags: re.flags, matchBase: options.matchBase === true || options.basename === true }
+}
+
+function nativePatterns(patterns, options) {
+  if (!Array.isArray(patterns) || patterns.length > MAX_PATTERNS) return patterns
+  const defaults = options !== null && typeof options === 'object' ? options : {}
+  const kind = defaults.kind
+  if (kind !== 'glob' && !patterns.some((p) => isRegExp(p) || (p !== null && typeof p === 'object' && p.kind === 'glob'))) {
+    return patterns
+  }
+  const matcherGlob = globOptions('options', defaults, {})
+  return Array.from(patterns, (p, i) => {
+    if (isRegExp(p)) return { pattern: `/${p.source}/${p.flags}`, kind: 'regex', syntax: 'js', caseInsensitive: false }
+    if (typeof p === 'string' && kind === 'glob') {
+      return { pattern: p, kind, caseInsensitive: defaults.caseInsensitive, picomatch: picomatchRegex(p, matcherGlob, defaults.caseInsensitive) }
+    }
+    if (p !== null && typeof p === 'object' && !Array.isArray(p) && typeof p.pattern === 'string') {
+      const own = p.kind === undefined ? kind : p.kind
+      if (own !== 'glob') return p
+      const ci = p.caseInsensitive === undefined ? defaults.caseInsensitive : p.caseInsensitive
+      const glob = globOptions(`patterns[${i}]`, p, matcherGlob)
+      return { pattern: p.pattern, kind: own, caseInsensitive: ci, syntax: p.syntax, picomatch: picomatchRegex(p.pattern, glob, ci) }
+    }
+    return p
+  })
+}
+
+// `isMatch` with `kind: 'glob'` takes picomatch's regex along in its options.
+function isMatch(pattern, text, options) {
+  if (typeof pattern === 'string' && options !== null && typeof options === 'object' && options.kind === 'glob') {
+    const glob = globOptions('options', options, {})
+    options = { kind: 'glob', caseInsensitive: options.caseInsensitive, picomatch: picomatchRegex(pattern, glob, options.caseInsensitive) }
+  }
+  return binding.isMatch(pattern, text, options)
 }
 
 class Matcher extends binding.Matcher {
   constructor(patterns, options) {
-    super(regExpPatterns(patterns), options)
+    super(nativePatterns(patterns, options), options)
     const literal = canCheckStrings ? binding.__matcherLiteral.call(this) : null
     Object.defineProperty(this, kLiteral, { value: literal === null ? null : literalTest(literal) })
   }
@@ -111,7 +175,7 @@ module.exports = {
   generateSync: binding.generateSync,
   toDataURL: binding.toDataURL,
   toString: binding.toString,
-  isMatch: binding.isMatch,
+  isMatch,
   Matcher,
   setConcurrency: binding.setConcurrency,
   concurrency: binding.concurrency,

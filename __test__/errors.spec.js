@@ -116,7 +116,7 @@ const matcherCases = [
   ['look-ahead inside a pattern', () => new Matcher(['x(?=y)z']), SYNTAX, /index 0.*look-ahead/],
   ['the sticky flag', () => new Matcher([/a/y]), SYNTAX, /index 0.*sticky/],
   ['an unknown syntax', () => new Matcher(['a'], { syntax: 'pcre' }), VALUE, /options\.syntax.*'js', 'rust'/],
-  ['an unclosed glob class', () => new Matcher(['[abc'], { kind: 'glob' }), SYNTAX, /index 0/],
+  ['an unclosed wildcard class', () => new Matcher(['[abc'], { kind: 'wildcard' }), SYNTAX, /index 0/],
   ['test on a number', () => new Matcher(['x']).test(5), TYPE, /"text"/],
   ['test on a lone surrogate', () => new Matcher(['x']).test('\uDC00x'), VALUE, /surrogate/],
   ['test on an Int32Array', () => new Matcher(['x']).test(new Int32Array(2)), TYPE, /"text"/],

@@ -116,6 +116,13 @@ before(async () => {
     published.push(dir)
   }
   published = published.sort()
+  // The runtime dependencies (picomatch), as the public registry serves them.
+  const { dependencies = {} } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+  for (const name of Object.keys(dependencies)) {
+    const to = path.join(stage, 'dep-' + name.replace('/', '-'))
+    fs.cpSync(path.join(ROOT, 'node_modules', name), to, { recursive: true })
+    npm(['publish', '--ignore-scripts'], to)
+  }
   const tgz = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', stage], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()
   execFileSync('tar', ['xzf', tgz], { cwd: stage })
   const main = path.join(stage, 'package')
@@ -167,6 +174,7 @@ test('require(\'qr-native\').generate makes a QR code that decodes', async () =>
 test('import { generate } from \'qr-native\' works too, and the compat layer', async () => {
   const b64 = runIn(project, 'esm.mjs', "import { generate, Matcher } from 'qr-native'; import * as compat from 'qr-native/compat';\n" +
     "if (!new Matcher(['x']).test('x')) throw new Error('matcher');\n" +
+    "if (new Matcher(['*.js'], { kind: 'glob' }).test('lib/a.js')) throw new Error('glob');\n" +
     "const png = await generate('registry esm'); await compat.toBuffer('compat');\nprocess.stdout.write(png.toString('base64'))")
   assert.deepEqual(await decoder.decode(Buffer.from(b64, 'base64')), Buffer.from('registry esm'))
 })

@@ -118,6 +118,38 @@ async function run ({ quick, progress }) {
     ], rounds, (p) => progress(`match isbot ${mix} ${p}`))
   }
 
+  // 200 globs (picomatch's meaning) on 10,000 repository paths: picomatch's own compiled
+  // matchers against one Matcher, with every answer compared first.
+  const picomatch = require('picomatch/posix')
+  const { globList, pathList } = require('./lib/globs')
+  const globs = globList()
+  const paths = pathList()
+  let started = process.hrtime.bigint()
+  const globMatcher = new Matcher(globs, { kind: 'glob' })
+  const compileMs = Number(process.hrtime.bigint() - started) / 1e6
+  started = process.hrtime.bigint()
+  const picoAny = picomatch(globs)
+  const picoEach = globs.map((g) => picomatch(g))
+  const picoCompileMs = Number(process.hrtime.bigint() - started) / 1e6
+  const firstOf = (p) => picoEach.findIndex((f) => f(p))
+  const differences = paths.filter((p) => globMatcher.first(p) !== firstOf(p)).length
+  const globBatch = paths.slice(0, 1000)
+  results.globs = {
+    globs: globs.length,
+    paths: paths.length,
+    matching: paths.filter((p) => picoAny(p)).length,
+    differences,
+    compileMs,
+    picoCompileMs,
+    perText: await interleave([
+      { name: 'picomatch(globs) (any)', run: nsPerText(paths, (p) => picoAny(p), ms) },
+      { name: 'Matcher(globs, glob).test', run: nsPerText(paths, (p) => globMatcher.test(p), ms) },
+      { name: 'first matching glob: loop of picomatch matchers', run: nsPerText(paths, firstOf, ms) },
+      { name: 'Matcher.first', run: nsPerText(paths, (p) => globMatcher.first(p), ms) },
+      { name: 'Matcher.testMany, per text', run: () => 1e9 / (opsPerSecSync(() => globMatcher.testMany(globBatch), ms) * globBatch.length) }
+    ], rounds, (p) => progress(`match globs ${p}`))
+  }
+
   // scanLines on a generated ndjson access log.
   const mb = quick ? 20 : 100
   progress(`match generating a ${mb} MiB access log`)
@@ -209,6 +241,13 @@ function goals (r) {
       add(`isbot's list: testMany vs a loop of isbot(), ${mix === 'bots' ? 'bot' : 'browser'} agents`, b, '≥ 3×', b >= 3)
     }
   }
+  if (r.globs) {
+    const g = r.globs.perText
+    const v = g['picomatch(globs) (any)'].median / g['Matcher(globs, glob).test'].median
+    add(`${r.globs.globs} globs: Matcher.test vs picomatch's compiled matchers (0 differences)`, v, '≥ 5×', v >= 5 && r.globs.differences === 0)
+    const f = g['first matching glob: loop of picomatch matchers'].median / g['Matcher.first'].median
+    add(`${r.globs.globs} globs: Matcher.first vs a loop of picomatch matchers`, f, '≥ 5×', f >= 5)
+  }
   add('(a+)+$ on 30 a and !: Matcher µs (JS in a child process)', r.pathological.nativeUs, 'µs, JS seconds', r.pathological.nativeUs < 1000 && (r.pathological.js.ms === null || r.pathological.js.ms > 1000))
   return out
 }
@@ -226,6 +265,11 @@ function report (r) {
       ? ['', `isbot's own list (${r.isbot.patterns} patterns, loaded as is, case-insensitive as isbot compiles it), ns per text:`, '',
           '| | bots | browsers |', '|---|---|---|',
           ...Object.keys(r.isbot.bots).map((n) => `| ${n} | ${cell(r.isbot.bots[n])} | ${cell(r.isbot.humans[n])} |`)]
+      : []),
+    ...(r.globs
+      ? ['', `${r.globs.globs} globs (picomatch's meaning, \`bench/lib/globs.js\`) on ${r.globs.paths} repository paths (${r.globs.matching} match; ` +
+          `${r.globs.differences} answers differ from picomatch's). Compile: Matcher ${r.globs.compileMs.toFixed(0)} ms, picomatch ${r.globs.picoCompileMs.toFixed(0)} ms. ns per path:`, '',
+          '| | ns per path |', '|---|---|', ...Object.entries(r.globs.perText).map(([n, v]) => `| ${n} | ${cell(v)} |`)]
       : []),
     '', `scanLines over a ${r.scanLines.mb} MiB ndjson access log (${r.scanLines.lines} lines): JS split + union test ${r.scanLines.jsMs.toFixed(0)} ms, ` +
       `Matcher.scanLines ${r.scanLines.nativeMs.toFixed(0)} ms (${(r.scanLines.jsMs / r.scanLines.nativeMs).toFixed(1)}×), same lines: ${r.scanLines.sameLines}` +

@@ -10,7 +10,13 @@ fn main() {
     let read = |i: usize| std::fs::read_to_string(&args[i]).unwrap_or_default();
     let specs: Vec<PatternSpec> = read(1)
         .lines()
-        .map(|p| PatternSpec { pattern: p.to_string(), kind: Kind::Regex, case_insensitive: false, syntax: Syntax::Js })
+        .map(|p| PatternSpec {
+            pattern: p.to_string(),
+            kind: Kind::Regex,
+            case_insensitive: false,
+            syntax: Syntax::Js,
+            glob: None,
+        })
         .collect();
     let texts = read(2);
     let texts: Vec<&str> = texts.lines().collect();

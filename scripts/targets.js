@@ -281,7 +281,7 @@ async function wineSmoke (file) {
     "  out.png = (await qr.generate('qr-native on Windows')).toString('base64')",
     "  out.svg = (await qr.toString('svg', { type: 'svg' })).slice(0, 5)",
     "  out.sync = qr.generateSync('sync').length > 0",
-    "  const m = new qr.Matcher([{ pattern: '*.png', kind: 'glob' }, { pattern: 'Googlebot', kind: 'contains' }, 'ba[rz]$'])",
+    "  const m = new qr.Matcher([{ pattern: '*.png', kind: 'wildcard' }, { pattern: 'Googlebot', kind: 'contains' }, 'ba[rz]$'])",
     "  out.matches = [m.test('a.png'), m.test('Mozilla (Googlebot)'), m.test('foobaz'), m.test('nothing')]",
     "  try { await qr.generate('x'.repeat(8000)) } catch (e) { out.error = e.code }",
     "  out.stats = qr.stats()",

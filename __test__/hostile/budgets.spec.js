@@ -175,6 +175,43 @@ describe('JavaScript patterns: reading and rewriting them is bounded too', () =>
   })
 })
 
+describe('nesting and globs: what recurses has a depth limit, what builds an automaton has a state budget', () => {
+  test('30,000 nested groups are refused, not a stack overflow (it was a segfault)', () => {
+    const a = survived(assert, runCase(`
+      const deep = (n) => '('.repeat(n) + 'a' + ')'.repeat(n)
+      answer({
+        js: attempt(() => new qr.Matcher([deep(30000)])),
+        rust: attempt(() => new qr.Matcher([deep(30000)], { syntax: 'rust' })),
+        braces: attempt(() => new qr.Matcher(['{'.repeat(30000) + 'a' + '}'.repeat(30000)], { kind: 'glob' })),
+        extglobs: attempt(() => new qr.Matcher(['+(a|'.repeat(10000) + 'b' + ')'.repeat(10000)], { kind: 'glob' })),
+        fits: attempt(() => new qr.Matcher([deep(100)]).test('a'))
+      })
+    `))
+    for (const k of ['js', 'rust', 'braces', 'extglobs']) assert.equal(a[k].code, 'ERR_INVALID_PATTERN', k)
+    assert.match(a.js.message, /nest more than 128 deep/)
+    assert.deepEqual(a.fits, { ok: true, value: true })
+  })
+
+  test('globs whose automaton would not fit are refused by their budget, the others answer', () => {
+    const a = survived(assert, runCase(`
+      const before = ${peakMiB}
+      answer({
+        stars: attempt(() => new qr.Matcher(['*/'.repeat(30000) + '*'], { kind: 'glob' })),
+        negated: attempt(() => new qr.Matcher(['!(' + '*a'.repeat(2000) + ')'], { kind: 'glob' })),
+        classes: attempt(() => new qr.Matcher(['[ab]'.repeat(10000)], { kind: 'glob' })),
+        globstars: attempt(() => new qr.Matcher(['**/'.repeat(3000) + 'a'], { kind: 'glob' }).test('x/y/a')),
+        grewMiB: ${peakMiB} - before
+      })
+    `))
+    for (const k of ['stars', 'negated', 'classes']) {
+      assert.equal(a[k].code, 'ERR_INVALID_PATTERN', k)
+      assert.match(a[k].message, /automaton/, k)
+    }
+    assert.deepEqual(a.globstars, { ok: true, value: true })
+    assert.ok(a.grewMiB < 400, `peak RSS grew ${a.grewMiB} MiB`)
+  })
+})
+
 describe('findAll with a look-behind stays linear when the look-behind fails at every candidate', () => {
   test('a megabyte of candidate starts, each preceded by what the look-behind refuses', () => {
     // Every 'b' starts a match of the body ('b.*c' reaches the last 'c'), and an 'a' precedes

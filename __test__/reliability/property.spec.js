@@ -55,11 +55,11 @@ test('one literal answers a string in JS exactly as native answers its bytes', (
     }), { numRuns: 1000 })
 })
 
-test('globs agree with their RegExp translation', () => {
+test('wildcards agree with their RegExp translation', () => {
   const globPart = fc.oneof(word, fc.constant('*'), fc.constant('?'), fc.constant('[ab]'), fc.constant('[!a]'))
   const toRe = (g) => new RegExp('^' + g.map((x) => (x === '*' ? '[\\s\\S]*' : x === '?' ? '[\\s\\S]' : x === '[ab]' ? '[ab]' : x === '[!a]' ? '[^a]' : escapeRe(x))).join('') + '$')
   fc.assert(fc.property(fc.array(globPart, { minLength: 1, maxLength: 5 }), fc.array(text, { minLength: 1, maxLength: 10 }), (parts, texts) => {
-    const m = new Matcher([parts.join('')], { kind: 'glob' })
+    const m = new Matcher([parts.join('')], { kind: 'wildcard' })
     const re = toRe(parts)
     for (const t of texts) assert.equal(m.test(t), re.test(t), `${parts.join('')} on ${t}`)
   }), { numRuns: 400 })

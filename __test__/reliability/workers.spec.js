@@ -13,7 +13,7 @@ const WORKER = `
   const { parentPort, workerData } = require('node:worker_threads')
   const qr = require(${JSON.stringify(ROOT)})
   ;(async () => {
-    const m = new qr.Matcher(['bot', '^curl', '*.php'].map((p, i) => ({ pattern: p, kind: ['contains', 'regex', 'glob'][i] })))
+    const m = new qr.Matcher(['bot', '^curl', '*.php'].map((p, i) => ({ pattern: p, kind: ['contains', 'regex', 'wildcard'][i] })))
     const pngs = await Promise.all(Array.from({ length: 50 }, (_, i) => qr.generate('worker ' + workerData + ' ' + i)))
     const lines = await m.scanLines(Buffer.from('a bot\\ncurl/8\\nhuman\\n/x.php'))
     parentPort.postMessage({ pngs: pngs.length, first: m.first('Googlebot'), lines: [...lines], sync: qr.generateSync('s').length > 0 })

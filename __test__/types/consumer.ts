@@ -3,7 +3,7 @@
 // right compiles, and each misuse below is a compile error (`@ts-expect-error` fails the
 // compile if it is not).
 import { concurrency, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'
-import type { DataURLOptions, FoundMatch, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
+import type { DataURLOptions, FoundMatch, GlobOptions, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
 // @ts-expect-error: internal entry points are not exported
 import { __compatEncode } from 'qr-native'
 // @ts-expect-error: nor is the loader's marker
@@ -43,6 +43,9 @@ async function main (): Promise<void> {
   // Right, and accepted: readonly arrays, levels in any case, each function's own options.
   const fixed = ['Googlebot', { pattern: '*.php', kind: 'glob' }] as const
   const frozen = new Matcher(fixed)
+  const globOptions: GlobOptions = { dot: true, matchBase: false }
+  const globs = new Matcher(['src/**/*.{js,ts}', { pattern: '*.md', kind: 'glob', matchBase: true }], { kind: 'glob', ...globOptions })
+  console.log(globs.test('src/a.js'), isMatch('!*.js', 'a.md', { kind: 'glob', strictSlashes: true }))
   const texts: readonly Text[] = ['a', Buffer.from('b')]
   console.log(frozen.testMany(texts), frozen.firstMany(['x'] as const), await generateMany(['a', 'b'] as const))
   const v: Version = matrix.version

@@ -1,10 +1,11 @@
-//! Classification and compilation of any one pattern of any kind: no panic; the methods of
-//! a compiled matcher agree with each other; and a regex read as a plain literal matches
-//! exactly what the `regex` crate matches for the same source.
+//! Classification and compilation of any one pattern of any kind (a glob's regex: any JS
+//! source, look-ahead anywhere): no panic; the methods of a compiled matcher agree with
+//! each other; and a regex read as a plain literal matches exactly what the `regex` crate
+//! matches for the same source.
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use qr_native::matcher::{Kind, Matcher, PatternSpec, Syntax};
+use qr_native::matcher::{GlobRegex, Kind, Matcher, PatternSpec, Syntax};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -19,7 +20,14 @@ fuzz_target!(|case: Case| {
     let kind = kinds[(case.kind & 0x7F) as usize % kinds.len()];
     // The high bit picks the dialect: JavaScript's (the default) or Rust's.
     let syntax = if case.kind & 0x80 == 0 { Syntax::Js } else { Syntax::Rust };
-    let spec = PatternSpec { pattern: case.pattern.clone(), kind, case_insensitive: case.ci, syntax };
+    // A glob's regex comes from picomatch; here the pattern itself stands for it, so the
+    // look-ahead compiler (`js_regex::lookahead`) meets any JavaScript source.
+    let glob = (kind == Kind::Glob).then(|| GlobRegex {
+        source: case.pattern.clone(),
+        flags: if case.ci { "i".into() } else { String::new() },
+        match_base: syntax == Syntax::Rust,
+    });
+    let spec = PatternSpec { pattern: case.pattern.clone(), kind, case_insensitive: case.ci, syntax, glob };
     let Ok(m) = Matcher::new(&[spec]) else { return };
     let reference = (kind == Kind::Regex && syntax == Syntax::Rust && m.sole_literal().is_some())
         .then(|| regex::bytes::RegexBuilder::new(&case.pattern).case_insensitive(case.ci).build().ok())

@@ -33,8 +33,13 @@ fn reference(glob: &[char], text: &[char], ci: bool) -> bool {
 fuzz_target!(|case: Case| {
     let glob: String =
         case.pattern.iter().take(12).map(|&b| PATTERN_ALPHABET[b as usize % PATTERN_ALPHABET.len()] as char).collect();
-    let spec =
-        PatternSpec { pattern: glob.clone(), kind: Kind::Wildcard, case_insensitive: case.ci, syntax: Syntax::Js };
+    let spec = PatternSpec {
+        pattern: glob.clone(),
+        kind: Kind::Wildcard,
+        case_insensitive: case.ci,
+        syntax: Syntax::Js,
+        glob: None,
+    };
     let Ok(m) = Matcher::new(&[spec]) else {
         // Only a malformed class or a trailing backslash is refused.
         assert!(glob.contains('[') || glob.ends_with('\\'), "{glob:?} refused");

@@ -15,8 +15,14 @@ fuzz_target!(|case: Case| {
     let data: Vec<u8> = case.data.iter().map(|&b| b"x\n\r.ab"[b as usize % 6]).collect();
     let (pattern, kind) =
         [("x", Kind::Contains), ("^a", Kind::Regex), ("b$", Kind::Regex), ("", Kind::Exact)][case.kind as usize % 4];
-    let m = Matcher::new(&[PatternSpec { pattern: pattern.into(), kind, case_insensitive: false, syntax: Syntax::Js }])
-        .unwrap();
+    let m = Matcher::new(&[PatternSpec {
+        pattern: pattern.into(),
+        kind,
+        case_insensitive: false,
+        syntax: Syntax::Js,
+        glob: None,
+    }])
+    .unwrap();
     let got = scan_lines(&m, &data, &|| Ok(())).unwrap();
     let mut pieces: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
     if data.is_empty() || data.ends_with(b"\n") {

@@ -40,6 +40,7 @@ fuzz_target!(|case: Case| {
             kind: kinds[*k as usize % 4],
             case_insensitive: *ci,
             syntax: Syntax::Js,
+            glob: None,
         })
         // Non-ASCII case-insensitive literals are Unicode regexes: not this reference's job.
         .filter(|s| !s.case_insensitive || s.pattern.is_ascii())

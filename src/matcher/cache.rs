@@ -5,7 +5,7 @@
 //! Bounded by bytes as well as by count: a stream of distinct large patterns must not keep
 //! their automata. A matcher larger than a shard's byte budget is not kept at all.
 
-use super::{Kind, Matcher, PatternSpec, Syntax};
+use super::{GlobRegex, Kind, Matcher, PatternSpec, Syntax};
 use crate::error::Result;
 use compact_str::CompactString;
 use lru::LruCache;
@@ -25,6 +25,7 @@ struct Key {
     kind: Kind,
     ci: bool,
     syntax: Syntax,
+    glob: Option<GlobRegex>,
 }
 
 /// One shard: its entries, least recently used first out, and their bytes.
@@ -52,13 +53,21 @@ impl OneOffCache {
     }
 
     /// The compiled matcher for one pattern, compiled (outside any lock) on a miss.
-    pub fn get(&self, pattern: &str, kind: Kind, ci: bool, syntax: Syntax) -> Result<Arc<Matcher>> {
-        let key = Key { pattern: CompactString::from(pattern), kind, ci, syntax };
+    pub fn get(
+        &self,
+        pattern: &str,
+        kind: Kind,
+        ci: bool,
+        syntax: Syntax,
+        glob: Option<&GlobRegex>,
+    ) -> Result<Arc<Matcher>> {
+        let key = Key { pattern: CompactString::from(pattern), kind, ci, syntax, glob: glob.cloned() };
         let shard = &self.shards[self.hasher.hash_one(&key) as usize % SHARDS];
         if let Some(m) = shard.lock().unwrap_or_else(|e| e.into_inner()).entries.get(&key) {
             return Ok(m.clone());
         }
-        let spec = PatternSpec { pattern: pattern.to_string(), kind, case_insensitive: ci, syntax };
+        let spec =
+            PatternSpec { pattern: pattern.to_string(), kind, case_insensitive: ci, syntax, glob: glob.cloned() };
         let compiled = Arc::new(Matcher::new(std::slice::from_ref(&spec))?);
         let size = compiled.memory_usage();
         if size <= BYTES_PER_SHARD {
@@ -96,7 +105,7 @@ mod tests {
         let cache = OneOffCache::new();
         for i in 0..5000 {
             assert!(cache
-                .get(&format!("p{i}"), Kind::Contains, false, Syntax::Js)
+                .get(&format!("p{i}"), Kind::Contains, false, Syntax::Js, None)
                 .unwrap()
                 .test(format!("xp{i}y").as_bytes()));
         }
@@ -113,7 +122,7 @@ mod tests {
         let cache = OneOffCache::new();
         for i in 0..200 {
             // About 0.6 MiB compiled each (Unicode classes): a few fit a shard, not 64.
-            let m = cache.get(&format!(r"\w{{10}}{i}"), Kind::Regex, false, Syntax::Js).unwrap();
+            let m = cache.get(&format!(r"\w{{10}}{i}"), Kind::Regex, false, Syntax::Js, None).unwrap();
             assert!(m.memory_usage() > 512 << 10);
         }
         assert!(bytes(&cache) <= SHARDS * BYTES_PER_SHARD, "{}", bytes(&cache));
@@ -129,8 +138,8 @@ mod tests {
     #[test]
     fn a_repeated_pattern_is_compiled_once() {
         let cache = OneOffCache::new();
-        let a = cache.get("b.t", Kind::Regex, true, Syntax::Js).unwrap();
-        let b = cache.get("b.t", Kind::Regex, true, Syntax::Js).unwrap();
+        let a = cache.get("b.t", Kind::Regex, true, Syntax::Js, None).unwrap();
+        let b = cache.get("b.t", Kind::Regex, true, Syntax::Js, None).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
     }
 }

@@ -49,6 +49,7 @@ mod tests {
             kind: Kind::Regex,
             case_insensitive: false,
             syntax: crate::matcher::Syntax::Js,
+            glob: None,
         }])
         .unwrap();
         let data = b"a bot\r\nhuman\nbot\n";
@@ -63,6 +64,7 @@ mod tests {
             kind: Kind::Contains,
             case_insensitive: false,
             syntax: crate::matcher::Syntax::Js,
+            glob: None,
         }])
         .unwrap();
         let data = vec![b'\n'; 3 << 20];

@@ -8,6 +8,7 @@
 //! - `cache.rs`: the bounded cache behind one-off `isMatch` calls.
 
 pub mod cache;
+pub mod glob;
 pub mod js_regex;
 pub mod lines;
 pub mod literal;
@@ -16,6 +17,7 @@ pub mod pattern;
 pub mod regex_set;
 
 use crate::error::{Error, ErrorKind, Result};
+pub use glob::GlobRegex;
 use js_regex::units;
 use literal::{Anchor, ContainsSet, LengthIndex};
 pub use pattern::Kind;
@@ -42,6 +44,8 @@ pub struct PatternSpec {
     pub case_insensitive: bool,
     /// The dialect of `Regex` patterns.
     pub syntax: Syntax,
+    /// A `Glob` pattern's regex, from picomatch (`index.js` asks it).
+    pub glob: Option<GlobRegex>,
 }
 
 /// A compiled set of patterns. `Sync`: one matcher serves any number of threads.
@@ -115,8 +119,9 @@ impl Matcher {
                     spec.pattern.len()
                 )));
             }
-            let plan = pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive, spec.syntax)
-                .map_err(|message| invalid(i, &spec.pattern, &message))?;
+            let plan =
+                pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive, spec.syntax, spec.glob.as_ref())
+                    .map_err(|message| invalid(i, &spec.pattern, &message))?;
             let index = i as u32;
             if let (1, Plan::Literal { place, text, ci }) = (specs.len(), &plan) {
                 m.sole_literal = Some(SoleLiteral { place: *place, text: text.clone(), ci: *ci });
@@ -304,7 +309,7 @@ mod tests {
     use super::*;
 
     fn spec(pattern: &str, kind: Kind, ci: bool) -> PatternSpec {
-        PatternSpec { pattern: pattern.into(), kind, case_insensitive: ci, syntax: Syntax::Js }
+        PatternSpec { pattern: pattern.into(), kind, case_insensitive: ci, syntax: Syntax::Js, glob: None }
     }
 
     fn matcher(specs: &[PatternSpec]) -> Matcher {

@@ -2,6 +2,7 @@
 //! shapes, whatever kind they were written as (a regex `^abc$`, a glob `abc*`), become plain
 //! string comparisons; only what needs an automaton reaches the regex engine.
 
+use super::glob::GlobRegex;
 use super::js_regex::{self, parse::Flags, Spans};
 use regex_syntax::hir::{Hir, HirKind, Look};
 
@@ -18,7 +19,7 @@ pub enum Kind {
     Suffix,
     /// The text contains the literal.
     Contains,
-    /// A glob, matched against the whole text (for now as `Wildcard`; see `classify`).
+    /// A glob as picomatch means it, matched against the whole text (see `glob.rs`).
     Glob,
     /// `*` any run, `?` one character, `[abc]` a class, matched against the whole text.
     Wildcard,
@@ -94,15 +95,19 @@ impl RegexPlan {
 }
 
 /// Turns a pattern into its plan, or a message saying why it is not a valid pattern.
-pub fn classify(pattern: &str, kind: Kind, ci: bool, syntax: Syntax) -> Result<Plan, String> {
+pub fn classify(pattern: &str, kind: Kind, ci: bool, syntax: Syntax, glob: Option<&GlobRegex>) -> Result<Plan, String> {
     let literal = |place: Place, text: &str| literal_plan(place, text, ci);
     match kind {
         Kind::Exact => Ok(literal(Place::Exact, pattern)),
         Kind::Prefix => Ok(literal(Place::Prefix, pattern)),
         Kind::Suffix => Ok(literal(Place::Suffix, pattern)),
         Kind::Contains => Ok(literal(Place::Contains, pattern)),
-        // picomatch's glob is not built yet (issue #15): until it is, `glob` keeps v1's meaning.
-        Kind::Wildcard | Kind::Glob => wildcard(pattern, ci),
+        Kind::Wildcard => wildcard(pattern, ci),
+        Kind::Glob if pattern.is_empty() => Err("a glob must not be empty".into()),
+        Kind::Glob => match glob {
+            Some(re) => Ok(js_plan(super::glob::compile(pattern, re)?)),
+            None => Err("a glob is compiled from picomatch's regex, which require('qr-native') supplies".into()),
+        },
         Kind::Regex if syntax == Syntax::Js => js(pattern, ci),
         Kind::Regex => regex(pattern, ci),
     }
@@ -137,11 +142,14 @@ fn js(pattern: &str, ci: bool) -> Result<Plan, String> {
     let (source, flags) = regex_literal(pattern).unwrap_or((pattern, ""));
     let mut flags = Flags::parse(flags)?;
     flags.ignore_case |= ci;
-    let t = js_regex::translate(source, flags)?;
-    if let Some((place, text, ci)) = t.literal {
-        return Ok(Plan::Literal { place, text, ci });
+    Ok(js_plan(js_regex::translate(source, flags)?))
+}
+
+fn js_plan(t: js_regex::JsRegex) -> Plan {
+    match t.literal {
+        Some((place, text, ci)) => Plan::Literal { place, text, ci },
+        None => Plan::Regex(RegexPlan { source: t.exists, units: t.units, spans: t.spans }),
     }
-    Ok(Plan::Regex(RegexPlan { source: t.exists, units: t.units, spans: t.spans }))
 }
 
 /// A literal plan, or a regex when case-insensitivity meets non-ASCII (Unicode folding).
@@ -292,63 +300,72 @@ mod tests {
     #[test]
     fn literal_regexes_become_string_comparisons() {
         assert_eq!(
-            classify(r"Googlebot\/", Kind::Regex, false, Syntax::Rust).unwrap(),
+            classify(r"Googlebot\/", Kind::Regex, false, Syntax::Rust, None).unwrap(),
             lit(Place::Contains, "Googlebot/", false)
         );
-        assert_eq!(classify("^curl", Kind::Regex, true, Syntax::Rust).unwrap(), lit(Place::Prefix, "curl", true));
-        assert_eq!(classify("bot$", Kind::Regex, false, Syntax::Rust).unwrap(), lit(Place::Suffix, "bot", false));
-        assert_eq!(classify("^ok$", Kind::Regex, false, Syntax::Rust).unwrap(), lit(Place::Exact, "ok", false));
-        assert_eq!(classify("", Kind::Regex, false, Syntax::Rust).unwrap(), lit(Place::Contains, "", false));
+        assert_eq!(classify("^curl", Kind::Regex, true, Syntax::Rust, None).unwrap(), lit(Place::Prefix, "curl", true));
+        assert_eq!(classify("bot$", Kind::Regex, false, Syntax::Rust, None).unwrap(), lit(Place::Suffix, "bot", false));
+        assert_eq!(classify("^ok$", Kind::Regex, false, Syntax::Rust, None).unwrap(), lit(Place::Exact, "ok", false));
+        assert_eq!(classify("", Kind::Regex, false, Syntax::Rust, None).unwrap(), lit(Place::Contains, "", false));
     }
 
     #[test]
     fn real_regexes_stay_regexes() {
         assert_eq!(
-            classify("bot|crawl", Kind::Regex, false, Syntax::Rust).unwrap(),
+            classify("bot|crawl", Kind::Regex, false, Syntax::Rust, None).unwrap(),
             RegexPlan::plain("bot|crawl".into())
         );
-        assert_eq!(classify("a.c", Kind::Regex, true, Syntax::Rust).unwrap(), RegexPlan::plain("(?i)a.c".into()));
-        assert_eq!(classify("(?m)^x", Kind::Regex, false, Syntax::Rust).unwrap(), RegexPlan::plain("(?m)^x".into()));
+        assert_eq!(classify("a.c", Kind::Regex, true, Syntax::Rust, None).unwrap(), RegexPlan::plain("(?i)a.c".into()));
+        assert_eq!(
+            classify("(?m)^x", Kind::Regex, false, Syntax::Rust, None).unwrap(),
+            RegexPlan::plain("(?m)^x".into())
+        );
     }
 
     #[test]
     fn lookaround_and_backreferences_are_invalid() {
-        assert!(classify("(?=a)b", Kind::Regex, false, Syntax::Rust).is_err());
-        assert!(classify(r"(a)\1", Kind::Regex, false, Syntax::Rust).is_err());
-        assert!(classify("(unclosed", Kind::Regex, false, Syntax::Rust).is_err());
+        assert!(classify("(?=a)b", Kind::Regex, false, Syntax::Rust, None).is_err());
+        assert!(classify(r"(a)\1", Kind::Regex, false, Syntax::Rust, None).is_err());
+        assert!(classify("(unclosed", Kind::Regex, false, Syntax::Rust, None).is_err());
     }
 
     #[test]
     fn wildcards_with_literal_shapes_need_no_regex() {
-        assert_eq!(classify("*.png", Kind::Wildcard, false, Syntax::Rust).unwrap(), lit(Place::Suffix, ".png", false));
         assert_eq!(
-            classify("/admin/*", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            classify("*.png", Kind::Wildcard, false, Syntax::Rust, None).unwrap(),
+            lit(Place::Suffix, ".png", false)
+        );
+        assert_eq!(
+            classify("/admin/*", Kind::Wildcard, false, Syntax::Rust, None).unwrap(),
             lit(Place::Prefix, "/admin/", false)
         );
         assert_eq!(
-            classify("*wp-login*", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            classify("*wp-login*", Kind::Wildcard, false, Syntax::Rust, None).unwrap(),
             lit(Place::Contains, "wp-login", false)
         );
         assert_eq!(
-            classify("robots.txt", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            classify("robots.txt", Kind::Wildcard, false, Syntax::Rust, None).unwrap(),
             lit(Place::Exact, "robots.txt", false)
         );
-        assert_eq!(classify("*", Kind::Wildcard, false, Syntax::Rust).unwrap(), lit(Place::Contains, "", false));
-        assert_eq!(classify(r"a\*b", Kind::Wildcard, false, Syntax::Rust).unwrap(), lit(Place::Exact, "a*b", false));
+        assert_eq!(classify("*", Kind::Wildcard, false, Syntax::Rust, None).unwrap(), lit(Place::Contains, "", false));
+        assert_eq!(
+            classify(r"a\*b", Kind::Wildcard, false, Syntax::Rust, None).unwrap(),
+            lit(Place::Exact, "a*b", false)
+        );
     }
 
     #[test]
     fn other_wildcards_become_anchored_regexes() {
         assert_eq!(
-            classify("/img/*.jp?g", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            classify("/img/*.jp?g", Kind::Wildcard, false, Syntax::Rust, None).unwrap(),
             RegexPlan::plain(r"(?s)\A/img/.*\.jp.g\z".into())
         );
         assert_eq!(
-            classify("[!a-c]x", Kind::Wildcard, false, Syntax::Rust).unwrap(),
+            classify("[!a-c]x", Kind::Wildcard, false, Syntax::Rust, None).unwrap(),
             RegexPlan::plain(r"(?s)\A[^a-c]x\z".into())
         );
-        assert!(classify("[abc", Kind::Wildcard, false, Syntax::Rust).is_err());
-        assert!(classify("[z-a]", Kind::Wildcard, false, Syntax::Rust).is_err());
+        assert!(classify("[abc", Kind::Wildcard, false, Syntax::Rust, None).is_err());
+        assert!(classify("[z-a]", Kind::Wildcard, false, Syntax::Rust, None).is_err());
     }
 
     #[test]
@@ -357,12 +374,18 @@ mod tests {
         assert_eq!(regex_literal("/a[/]b/"), Some(("a[/]b", "")));
         assert_eq!(regex_literal("/api/v1/"), None);
         assert_eq!(regex_literal("/x/1"), None);
-        assert_eq!(classify("/^CURL/i", Kind::Regex, false, Syntax::Js).unwrap(), lit(Place::Prefix, "CURL", true));
-        assert!(classify("/x/q", Kind::Regex, false, Syntax::Js).is_err());
+        assert_eq!(
+            classify("/^CURL/i", Kind::Regex, false, Syntax::Js, None).unwrap(),
+            lit(Place::Prefix, "CURL", true)
+        );
+        assert!(classify("/x/q", Kind::Regex, false, Syntax::Js, None).is_err());
     }
 
     #[test]
     fn non_ascii_case_insensitive_literals_use_unicode_folding() {
-        assert_eq!(classify("ÉTÉ", Kind::Exact, true, Syntax::Rust).unwrap(), RegexPlan::plain(r"(?i)\AÉTÉ\z".into()));
+        assert_eq!(
+            classify("ÉTÉ", Kind::Exact, true, Syntax::Rust, None).unwrap(),
+            RegexPlan::plain(r"(?i)\AÉTÉ\z".into())
+        );
     }
 }

@@ -32,16 +32,38 @@ export interface StringOptions extends Omit<QrOptions, 'type'> {
 
 /**
  * How a pattern string is read. `'regex'`: a regular expression in the pattern's `syntax`;
- * `'wildcard'`: `*` any run, `?` one character, `[abc]`; `'glob'`: for now the same as
- * `'wildcard'` (picomatch's meaning is coming, see the README).
+ * `'glob'`: what picomatch means (`*` and `?` stop at `/`, `**` segments, braces, ranges,
+ * extglobs, POSIX classes, dotfiles only with `dot`, a leading `!` negates), matched
+ * against the whole text; `'wildcard'`: `*` any run (including `/`), `?` one character,
+ * `[abc]`; `'exact'`, `'prefix'`, `'suffix'`, `'contains'`: literals.
  */
 export type Kind = 'regex' | 'exact' | 'prefix' | 'suffix' | 'contains' | 'glob' | 'wildcard'
 
+/** picomatch's options for `'glob'` patterns (`nocase` is `caseInsensitive`). */
+export interface GlobOptions {
+  /** `*`, `?` and `**` also match names that start with a dot. */
+  dot?: boolean
+  /** Test the glob on the text's last path segment only (picomatch's `matchBase`). */
+  matchBase?: boolean
+  /** The same as `matchBase`. */
+  basename?: boolean
+  /** Braces are literal. */
+  nobrace?: boolean
+  /** Extglobs (`@(a|b)`, `!(x)`, …) are literal. */
+  noextglob?: boolean
+  /** `**` is the same as `*`. */
+  noglobstar?: boolean
+  /** A leading `!` is literal. */
+  nonegate?: boolean
+  /** A trailing `/` must match exactly (picomatch lets `*` match `a/`). */
+  strictSlashes?: boolean
+}
+
 /**
  * A pattern: a string of the matcher's default kind, a `RegExp` (its own source and flags),
- * or an object with its own kind, case and regex dialect.
+ * or an object with its own kind, case, regex dialect and glob options.
  */
-export type Pattern = string | RegExp | { pattern: string; kind?: Kind; caseInsensitive?: boolean; syntax?: 'js' | 'rust' }
+export type Pattern = string | RegExp | ({ pattern: string; kind?: Kind; caseInsensitive?: boolean; syntax?: 'js' | 'rust' } & GlobOptions)
 
 /** Text to match: offsets are UTF-16 units for strings, bytes for Buffers and Uint8Arrays. */
 export type Text = string | Buffer | Uint8Array

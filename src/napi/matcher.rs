@@ -12,7 +12,7 @@ use super::js::{self, Val};
 use super::qr::sync_call;
 use super::signal::{self, SignalWatch};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
-use crate::matcher::{cache::OneOffCache, lines, offsets, Kind, Matcher, PatternSpec, Place, Syntax};
+use crate::matcher::{cache::OneOffCache, lines, offsets, GlobRegex, Kind, Matcher, PatternSpec, Place, Syntax};
 use napi::bindgen_prelude::{Object, ToNapiValue, Uint32Array};
 use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
@@ -121,21 +121,57 @@ fn syntax_of(name: &str, v: &Val) -> Result<Syntax> {
 
 /// What a pattern given as a plain string means: `options.kind`, `options.caseInsensitive`
 /// and `options.syntax`, with their defaults.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Defaults {
     kind: Kind,
     ci: bool,
     syntax: Syntax,
+    /// `isMatch` of a glob: picomatch's regex for it (`index.js` adds it).
+    glob: Option<GlobRegex>,
+}
+
+/// Longest regex picomatch may have made of a glob (its globs are at most 64 Ki units; a
+/// brace or extglob a few times that as a regex).
+const MAX_GLOB_REGEX_BYTES: usize = 16 * crate::matcher::MAX_PATTERN_BYTES;
+
+/// `{ source, flags, matchBase }`: what `index.js` asked picomatch for a glob.
+fn read_glob(name: &str, v: &Val) -> Result<GlobRegex> {
+    if v.value_type() != ValueType::Object {
+        return Err(js::wrong_type(name, "an object { source, flags, matchBase }", v));
+    }
+    let string = |key: &str, max: usize| -> Result<String> {
+        let field = format!("{name}.{key}");
+        match v.prop(key)? {
+            Some(s) if s.value_type() == ValueType::String => {
+                if s.string_utf16_len() > max {
+                    return Err(Error::out_of_range(format!(
+                        "The value of \"{field}\" is out of range. It must be at most {max} units long"
+                    )));
+                }
+                s.get_string(&field)
+            }
+            Some(s) => Err(js::wrong_type(&field, "of type string", &s)),
+            None => Err(js::wrong_type(&field, "of type string", v)),
+        }
+    };
+    let source = string("source", MAX_GLOB_REGEX_BYTES)?;
+    let flags = string("flags", 16)?;
+    let match_base = match v.prop("matchBase")? {
+        Some(b) => js::bool_of(&format!("{name}.matchBase"), &b)?,
+        None => false,
+    };
+    Ok(GlobRegex { source, flags, match_base })
 }
 
 fn read_defaults(options: Option<Val>) -> Result<Defaults> {
-    let mut d = Defaults { kind: Kind::Regex, ci: false, syntax: Syntax::Js };
+    let mut d = Defaults { kind: Kind::Regex, ci: false, syntax: Syntax::Js, glob: None };
     if let Some(o) = js::options_object("options", options)? {
         o.for_each_own(|key, v| {
             match key {
                 "kind" => d.kind = kind_of("options.kind", &v)?,
                 "caseInsensitive" => d.ci = js::bool_of("options.caseInsensitive", &v)?,
                 "syntax" => d.syntax = syntax_of("options.syntax", &v)?,
+                "picomatch" => d.glob = Some(read_glob("options.picomatch", &v)?),
                 _ => {}
             }
             Ok(())
@@ -191,6 +227,7 @@ fn read_patterns(list: &Val, defaults: Defaults) -> Result<Vec<PatternSpec>> {
                 kind: defaults.kind,
                 case_insensitive: defaults.ci,
                 syntax: defaults.syntax,
+                glob: None,
             },
             ValueType::Object if !item.is_array() => {
                 let pattern = match item.prop("pattern")? {
@@ -210,7 +247,11 @@ fn read_patterns(list: &Val, defaults: Defaults) -> Result<Vec<PatternSpec>> {
                     Some(c) => syntax_of(&format!("{name}.syntax"), &c)?,
                     None => defaults.syntax,
                 };
-                PatternSpec { pattern, kind, case_insensitive: ci, syntax }
+                let glob = match item.prop("picomatch")? {
+                    Some(g) => Some(read_glob(&format!("{name}.picomatch"), &g)?),
+                    None => None,
+                };
+                PatternSpec { pattern, kind, case_insensitive: ci, syntax, glob }
             }
             _ => {
                 return Err(js::wrong_type(
@@ -686,7 +727,7 @@ pub fn is_match(env: Env, pattern: Unknown, text: Unknown, options: Option<Unkno
             return Err(js::wrong_type("pattern", "of type string", &p));
         }
         let pattern = pattern_string("pattern", &p)?;
-        let matcher = OneOffCache::global().get(&pattern, d.kind, d.ci, d.syntax)?;
+        let matcher = OneOffCache::global().get(&pattern, d.kind, d.ci, d.syntax, d.glob.as_ref())?;
         with_text("text", &Val::new(&env, text.raw()), |t| Ok(matcher.test(t.bytes())))
     })
 }
@@ -706,4 +747,21 @@ pub struct MatcherOptions {
     /// `/source/flags` read as a literal; or `'rust'`, the Rust `regex` crate's syntax.
     #[napi(ts_type = "'js' | 'rust'")]
     pub syntax: Option<String>,
+    /// `'glob'` patterns (picomatch's options, read by `index.js`): `*`, `?` and `**` also
+    /// match names that start with a dot.
+    pub dot: Option<bool>,
+    /// `'glob'`: test the last path segment only.
+    pub match_base: Option<bool>,
+    /// `'glob'`: the same as `matchBase`.
+    pub basename: Option<bool>,
+    /// `'glob'`: braces are literal.
+    pub nobrace: Option<bool>,
+    /// `'glob'`: extglobs are literal.
+    pub noextglob: Option<bool>,
+    /// `'glob'`: `**` is the same as `*`.
+    pub noglobstar: Option<bool>,
+    /// `'glob'`: a leading `!` is literal.
+    pub nonegate: Option<bool>,
+    /// `'glob'`: a trailing `/` must match exactly.
+    pub strict_slashes: Option<bool>,
 }

@@ -17,6 +17,7 @@
 //! or unbounded) is refused by name.
 
 pub mod charset;
+pub mod lookahead;
 pub mod parse;
 pub mod units;
 
@@ -74,7 +75,11 @@ pub struct Behind {
 
 /// Compiles a JS source with its flags (`ignore_case` also set by the caller's option).
 pub fn translate(source: &str, flags: Flags) -> Result<JsRegex, String> {
-    let node = parse::parse(source, flags)?;
+    translate_node(parse::parse(source, flags)?, flags)
+}
+
+/// Compiles a parsed pattern (sets case-closed; characters folded here when `flags` say so).
+pub fn translate_node(node: Node, flags: Flags) -> Result<JsRegex, String> {
     let units = !flags.unicode && needs_units(&node);
     let t = Translator { flags, units };
     let branches = match node {

@@ -85,7 +85,13 @@ struct Parser {
     flags: Flags,
     captures: u32,
     named: bool,
+    /// Groups open around the current position.
+    depth: usize,
 }
+
+/// Deepest nesting of groups read: each level is a few frames of recursion here and in every
+/// pass over the tree (and Rust's `regex` parser refuses nesting past 250 anyway).
+pub const MAX_DEPTH: usize = 128;
 
 type PResult<T> = Result<T, String>;
 
@@ -99,7 +105,7 @@ pub fn parse(source: &str, flags: Flags) -> PResult<Node> {
         source.encode_utf16().map(u32::from).collect()
     };
     let (captures, named) = count_groups(&src);
-    let mut p = Parser { src, pos: 0, flags, captures, named };
+    let mut p = Parser { src, pos: 0, flags, captures, named, depth: 0 };
     let node = p.disjunction()?;
     if p.pos < p.src.len() {
         return Err(match p.peek() {
@@ -354,7 +360,12 @@ impl Parser {
                 _ => return Err(format!("invalid group at position {start} (pattern modifiers are not supported)")),
             }
         }
+        if self.depth >= MAX_DEPTH {
+            return Err(format!("groups nest more than {MAX_DEPTH} deep (at position {start})"));
+        }
+        self.depth += 1;
         let body = self.disjunction()?;
+        self.depth -= 1;
         if !self.eat(')') {
             return Err(format!("unterminated group at position {start}"));
         }
