@@ -66,6 +66,31 @@ describe('examples/readme/isbot.js', () => {
   })
 })
 
+describe('examples/readme/globs.js', () => {
+  const http = serve(require('../examples/readme/globs.js'))
+  const picomatch = require('picomatch/posix')
+  const GLOBS = ['**/.env', '**/.git/**', '**/*.map', '**/*.{pem,key}', '!(public|assets)/**']
+
+  test('the deny-list answers as picomatch does, over HTTP', async () => {
+    const each = GLOBS.map((g) => picomatch(g, { dot: true }))
+    const paths = ['public/index.html', 'public/.env', '.env', 'assets/app.js.map', 'assets/a/b/logo.png', 'src/index.js',
+      'public/.git/config', 'assets/server.key', 'public/a.pem.txt', 'publicity/x', 'assets/.well-known/x', 'public/ü 😀.png']
+    let denied = 0
+    for (const p of paths) {
+      const res = await fetch(`${http.base}/${encodeURI(p)}`)
+      const first = each.findIndex((f) => f(p))
+      assert.equal(res.status, first === -1 ? 200 : 404, p)
+      if (first !== -1) {
+        assert.deepEqual(await res.json(), { denied: first }, p)
+        denied++
+      } else {
+        assert.deepEqual(await res.json(), { served: '/' + encodeURI(p) }, p)
+      }
+    }
+    assert.ok(denied >= 5 && denied < paths.length, `${denied} denied`)
+  })
+})
+
 describe('examples/readme/bots.js', () => {
   const http = serve(require('../examples/readme/bots.js'))
   const ask = (headers) => fetch(`${http.base}/`, { headers }).then(async (res) => ({ status: res.status, body: await res.json() }))

@@ -1,6 +1,7 @@
 //! A fixed matching workload for `valgrind --tool=callgrind` or timing:
 //! `cargo run --release --no-default-features --example profile_matcher -- PATTERNS TEXTS [test|first|matches]`
-//! with one pattern (Rust regex syntax) per line in PATTERNS and one text per line in TEXTS.
+//! with one pattern (JS regex syntax) per line in PATTERNS and one text per line in TEXTS;
+//! `CI_PATTERNS=1` makes them case-insensitive (as isbot compiles its list).
 
 use qr_native::matcher::{Kind, Matcher, PatternSpec, Syntax};
 use std::time::Instant;
@@ -13,7 +14,7 @@ fn main() {
         .map(|p| PatternSpec {
             pattern: p.to_string(),
             kind: Kind::Regex,
-            case_insensitive: false,
+            case_insensitive: std::env::var_os("CI_PATTERNS").is_some(),
             syntax: Syntax::Js,
             glob: None,
         })
