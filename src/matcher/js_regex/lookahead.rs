@@ -432,32 +432,46 @@ impl Automaton {
             }
         }
         let Graph { mut edge, mut succ, mut pred } = g;
-        let mut left: BTreeSet<u32> = (0..n).collect();
-        while !left.is_empty() {
-            // The state whose removal writes the fewest new edges.
-            let degree = |r: &u32| {
-                let i = pred.get(r).map_or(0, |p| p.iter().filter(|&&p| p != *r).count());
-                let o = succ.get(r).map_or(0, |s| s.iter().filter(|&&q| q != *r).count());
-                i * o
-            };
-            let r = *left.iter().min_by_key(|r| degree(r)).unwrap_or(&0);
-            left.remove(&r);
+        // The state whose removal writes the fewest new edges goes first (a queue by that
+        // count, updated as neighbours change: a scan per step made long chains quadratic).
+        let degree = |pred: &BTreeMap<u32, BTreeSet<u32>>, succ: &BTreeMap<u32, BTreeSet<u32>>, r: u32| {
+            let i = pred.get(&r).map_or(0, |p| p.iter().filter(|&&p| p != r).count());
+            let o = succ.get(&r).map_or(0, |s| s.iter().filter(|&&q| q != r).count());
+            i * o
+        };
+        let mut current: HashMap<u32, usize> = (0..n).map(|r| (r, degree(&pred, &succ, r))).collect();
+        let mut queue: BTreeSet<(usize, u32)> = current.iter().map(|(&r, &d)| (d, r)).collect();
+        while let Some((_, r)) = queue.pop_first() {
+            current.remove(&r);
             let ps: Vec<u32> = pred.remove(&r).unwrap_or_default().into_iter().filter(|&p| p != r).collect();
             let qs: Vec<u32> = succ.remove(&r).unwrap_or_default().into_iter().filter(|&q| q != r).collect();
             let looped = edge.remove(&(r, r)).map(star);
+            let mut outs: Vec<Node> = qs.iter().map(|&q| edge.remove(&(r, q)).unwrap_or(Node::Empty)).collect();
+            for &q in &qs {
+                if let Some(p) = pred.get_mut(&q) {
+                    p.remove(&r);
+                }
+            }
             let mut size = 0;
-            for &p in &ps {
-                let into = edge.remove(&(p, r)).unwrap_or(Node::Empty);
+            for (pi, &p) in ps.iter().enumerate() {
+                let mut into = edge.remove(&(p, r)).unwrap_or(Node::Empty);
                 if let Some(s) = succ.get_mut(&p) {
                     s.remove(&r);
                 }
-                for &q in &qs {
-                    let out = edge.get(&(r, q)).cloned().unwrap_or(Node::Empty);
-                    let mut path = into.clone();
+                for (qi, &q) in qs.iter().enumerate() {
+                    // The last use of an edge takes it; only the others copy it.
+                    let head =
+                        if qi + 1 == qs.len() { std::mem::replace(&mut into, Node::Empty) } else { into.clone() };
+                    let tail = if pi + 1 == ps.len() {
+                        std::mem::replace(&mut outs[qi], Node::Empty)
+                    } else {
+                        outs[qi].clone()
+                    };
+                    let mut path = head;
                     if let Some(l) = &looped {
                         path = seq(path, l.clone());
                     }
-                    path = seq(path, out);
+                    path = seq(path, tail);
                     size += node_size(&path);
                     // Cloning and dropping a node recurse through it: keep it shallow.
                     if size > MAX_NODES || node_depth(&path) > MAX_DEPTH {
@@ -466,10 +480,12 @@ impl Automaton {
                     Graph::join(&mut edge, &mut succ, &mut pred, p, q, path);
                 }
             }
-            for &q in &qs {
-                edge.remove(&(r, q));
-                if let Some(p) = pred.get_mut(&q) {
-                    p.remove(&r);
+            for &x in ps.iter().chain(&qs) {
+                if let Some(old) = current.get(&x).copied() {
+                    let new = degree(&pred, &succ, x);
+                    queue.remove(&(old, x));
+                    queue.insert((new, x));
+                    current.insert(x, new);
                 }
             }
         }
