@@ -100,6 +100,8 @@ const REFERENCE = {
   regex: (p, ci) => new RegExp(p, ci ? 'i' : '')
 }
 
+const pick = (rand, list) => list[Math.floor(rand() * list.length)]
+
 function randomWord (rand, alphabet = 'abAB/._-x1') {
   let w = ''
   const n = 1 + Math.floor(rand() * 5)
@@ -202,8 +204,49 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE', message: /lone UTF-16 surrogate at index 3/ })), 0)
     assert.equal(jsCalls('includes', () => assert.throws(() => contains.matches(42), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' })), 0)
     assert.equal(__matcherLiteral.call(new Matcher(['bot\\d'])), null)
-    assert.equal(__matcherLiteral.call(new Matcher(['bot', 'crawl'], { kind: 'contains' })), null)
-    assert.deepEqual({ ...__matcherLiteral.call(contains) }, { place: 'contains', text: 'bot', caseInsensitive: false })
+    assert.equal(__matcherLiteral.call(new Matcher(['bot', 'crawl\\d'])), null)
+    assert.equal(__matcherLiteral.call(new Matcher(Array.from({ length: 17 }, (_, i) => `w${i}`), { kind: 'contains' })), null)
+    assert.deepEqual(__matcherLiteral.call(new Matcher(['bot', '^crawl'])).map((l) => ({ ...l })),
+      [{ place: 'contains', text: 'bot', caseInsensitive: false }, { place: 'prefix', text: 'crawl', caseInsensitive: false }])
+    assert.deepEqual(__matcherLiteral.call(contains).map((l) => ({ ...l })), [{ place: 'contains', text: 'bot', caseInsensitive: false }])
+    // A few literals: union RegExps answer (native runs none).
+    const few = new Matcher(['bot', { pattern: 'CRAWL', kind: 'prefix', caseInsensitive: true }, '\\.php$'])
+    const spy = t.mock.method(RegExp.prototype, 'test')
+    try {
+      assert.equal(few.test('crawler/1'), true)
+      assert.equal(few.first('/a.php?bot'), 0)
+      assert.deepEqual([...few.matches('Crawlbot/a.php')], [0, 1, 2])
+      assert.ok(spy.mock.callCount() >= 3)
+      const before = spy.mock.callCount()
+      assert.equal(few.test(Buffer.from('crawler/1')), true)
+      assert.equal(spy.mock.callCount(), before)
+    } finally { spy.mock.restore() }
+  })
+
+  test('a few literals (2 to 16, any shapes, mixed case modes): strings answered in JS agree with native on bytes', () => {
+    const rand = rng(2024)
+    const SHAPE = ['exact', 'prefix', 'suffix', 'contains']
+    const WORDS = ['bot', 'Bot', 'a.b', 'x', '', 'é', '😀', 'sk', 'K', 'a|b', '(x)', '^$', 'a\\b', '\n']
+    for (let round = 0; round < 200; round++) {
+      const n = 2 + Math.floor(rand() * 15)
+      const patterns = Array.from({ length: n }, () => ({
+        pattern: Array.from({ length: 1 + Math.floor(rand() * 2) }, () => pick(rand, WORDS)).join(''),
+        kind: pick(rand, SHAPE),
+        caseInsensitive: rand() < 0.4
+      }))
+      const m = new Matcher(patterns)
+      const viaJs = __matcherLiteral.call(m) !== null
+      // Only a case-insensitive non-ASCII literal (a regex) keeps a set native.
+      assert.equal(viaJs, !patterns.some((p) => p.caseInsensitive && /[^\x00-\x7f]/.test(p.pattern)), JSON.stringify(patterns))
+      for (let i = 0; i < 30; i++) {
+        const t = Array.from({ length: Math.floor(rand() * 4) }, () => pick(rand, [...WORDS, 'BOT', 'A.B', '\u212A', '\u017F', ' ', 'k'])).join('')
+        const bytes = Buffer.from(t)
+        const label = `${JSON.stringify(patterns)} on ${JSON.stringify(t)}`
+        assert.equal(m.test(t), native.test.call(m, bytes), label)
+        assert.equal(m.first(t), native.first.call(m, bytes), label)
+        assert.deepEqual([...m.matches(t)], [...native.matches.call(m, bytes)], label)
+      }
+    }
   })
 
   test('a method called on another object still fails as native does', () => {

@@ -53,6 +53,40 @@ function pathologicalJs (quick) {
   return r.error || r.signal ? { ms: null, note: `killed after ${limitMs / 1000} s` } : { ms: Number(r.stdout.trim()) }
 }
 
+const LITERAL_SET_SIZES = [1, 2, 3, 5, 10, 16, 20, 50, 100, 300, 1500, 5000]
+
+async function literalSets ({ quick, ms, rounds, progress }) {
+  let seed = 16
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  const letters = (n) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join('')
+  const escape = (s) => s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
+  const out = {}
+  for (const n of quick ? [1, 2, 5, 16, 50, 300] : LITERAL_SET_SIZES) {
+    const sets = []
+    for (let k = 0; k < 5; k++) {
+      const literals = Array.from({ length: n }, () => letters(6 + Math.floor(rnd() * 5)))
+      const texts = Array.from({ length: 1000 }, (_, i) => {
+        const t = letters(100)
+        if (i % 10) return t
+        const l = literals[i % n]
+        const at = Math.floor(rnd() * (100 - l.length))
+        return t.slice(0, at) + l + t.slice(at + l.length)
+      })
+      const m = new Matcher(literals, { kind: 'contains' })
+      const union = new RegExp(literals.map(escape).join('|'))
+      const cases = [
+        { name: 'Matcher.test', run: nsPerText(texts, (s) => m.test(s), ms) },
+        { name: 'union RegExp.test', run: nsPerText(texts, (s) => union.test(s), ms) }
+      ]
+      if (n <= 300) cases.push({ name: 'includes loop', run: nsPerText(texts, (s) => literals.some((l) => s.includes(l)), ms) })
+      sets.push(await interleave(cases, rounds, (p) => progress(`match literal sets N=${n} set ${k + 1}/5 ${p}`)))
+    }
+    const per = (name) => sets.map((r) => r[name]?.median).filter((v) => v !== undefined)
+    out[n] = { matcher: per('Matcher.test'), union: per('union RegExp.test'), includes: per('includes loop') }
+  }
+  return out
+}
+
 async function run ({ quick, progress }) {
   const ms = quick ? 150 : 400
   const rounds = quick ? 3 : 7
@@ -117,6 +151,11 @@ async function run ({ quick, progress }) {
       { name: 'Matcher(isbot.list).testMany, per text', run: () => 1e9 / (opsPerSecSync(() => isbotMatcher.testMany(batch), ms) * batch.length) }
     ], rounds, (p) => progress(`match isbot ${mix} ${p}`))
   }
+
+  // N random 6–10-letter literals on 100-byte texts (a tenth hold one): Matcher.test against
+  // what users write instead, a union RegExp of the escaped literals and a loop of includes;
+  // five random sets per N (issue #16's table).
+  results.literalSets = await literalSets({ quick, ms: quick ? 60 : 150, rounds: 3, progress })
 
   // 200 globs (picomatch's meaning) on 10,000 repository paths: picomatch's own compiled
   // matchers against one Matcher, with every answer compared first.
@@ -241,6 +280,19 @@ function goals (r) {
       add(`isbot's list: testMany vs a loop of isbot(), ${mix === 'bots' ? 'bot' : 'browser'} agents`, b, '≥ 3×', b >= 3)
     }
   }
+  if (r.literalSets) {
+    const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+    let worst = Infinity
+    let spread = 0
+    for (const [n, x] of Object.entries(r.literalSets)) {
+      const best = Math.min(med(x.union), x.includes.length ? med(x.includes) : Infinity)
+      worst = Math.min(worst, best / med(x.matcher))
+      spread = Math.max(spread, Math.max(...x.matcher) / Math.min(...x.matcher))
+      if (+n >= 300) add(`N=${n} literals: Matcher.test vs union RegExp`, med(x.union) / med(x.matcher), '≥ 3×', med(x.union) / med(x.matcher) >= 3)
+    }
+    add('literal sets, every N: Matcher.test vs the faster of union and includes (worst N)', worst, '≥ 1× (never slower)', worst >= 1)
+    add('literal sets: max/min Matcher.test over five random sets of one N (worst N)', spread, '≤ 1.5', spread <= 1.5)
+  }
   if (r.globs) {
     const g = r.globs.perText
     const v = g['picomatch(globs) (any)'].median / g['Matcher(globs, glob).test'].median
@@ -265,6 +317,16 @@ function report (r) {
       ? ['', `isbot's own list (${r.isbot.patterns} patterns, loaded as is, case-insensitive as isbot compiles it), ns per text:`, '',
           '| | bots | browsers |', '|---|---|---|',
           ...Object.keys(r.isbot.bots).map((n) => `| ${n} | ${cell(r.isbot.bots[n])} | ${cell(r.isbot.humans[n])} |`)]
+      : []),
+    ...(r.literalSets
+      ? ['', 'N random 6–10-letter literals (`contains`) on 100-byte texts, a tenth holding one; ns per `test`, median over five random sets (min–max of the sets):', '',
+          '| N | Matcher.test | union RegExp | includes loop | Matcher vs the faster |', '|---|---|---|---|---|',
+          ...Object.entries(r.literalSets).map(([n, x]) => {
+            const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+            const span = (xs) => xs.length ? `${med(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})` : '–'
+            const best = Math.min(med(x.union), x.includes.length ? med(x.includes) : Infinity)
+            return `| ${n} | ${span(x.matcher)} | ${span(x.union)} | ${span(x.includes)} | ${(best / med(x.matcher)).toFixed(2)}× |`
+          })]
       : []),
     ...(r.globs
       ? ['', `${r.globs.globs} globs (picomatch's meaning, \`bench/lib/globs.js\`) on ${r.globs.paths} repository paths (${r.globs.matching} match; ` +

@@ -59,12 +59,19 @@ pub struct Matcher {
     regex: Option<RegexGroup>,
     /// JavaScript patterns that read UTF-16 code units: they run on the units view.
     regex_units: Option<RegexGroup>,
-    /// The plan of a matcher of exactly one literal pattern: callers may then answer
-    /// `test` with a plain string comparison of their own and skip the call into native.
-    sole_literal: Option<SoleLiteral>,
+    /// The plans of a matcher of a few literal patterns only (at most `MAX_JS_LITERALS`; two
+    /// or more hold at most `MAX_JS_LITERAL_BYTES` together), in pattern order: callers may then answer with
+    /// string comparisons of their own and skip the call into native.
+    literals: Option<Vec<SoleLiteral>>,
 }
 
-/// The one literal of a one-pattern matcher. `ci`: ASCII case-insensitive (`text` is ASCII).
+/// Most patterns a matcher may have for its literals to be handed to JavaScript: past 16,
+/// one native call beats a JS `RegExp` union of the literals (measured, README).
+pub const MAX_JS_LITERALS: usize = 16;
+/// Most bytes those literals may hold together (V8 refuses very large regexes).
+pub const MAX_JS_LITERAL_BYTES: usize = 4096;
+
+/// One literal pattern's plan. `ci`: ASCII case-insensitive (`text` is ASCII).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SoleLiteral {
     pub place: Place,
@@ -103,13 +110,15 @@ impl Matcher {
             contains: [None, None],
             regex: None,
             regex_units: None,
-            sole_literal: None,
+            literals: None,
         };
         let total: usize = specs.iter().map(|s| s.pattern.len()).sum();
         if total > MAX_TOTAL_PATTERN_BYTES {
             return Err(too_many_bytes(total));
         }
         let mut contains: [Vec<(String, u32)>; 2] = [Vec::new(), Vec::new()];
+        let mut literals = Some(Vec::new());
+        let mut literal_bytes = 0;
         let mut regexes = Vec::new();
         let mut regexes_units = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
@@ -123,8 +132,12 @@ impl Matcher {
                 pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive, spec.syntax, spec.glob.as_ref())
                     .map_err(|message| invalid(i, &spec.pattern, &message))?;
             let index = i as u32;
-            if let (1, Plan::Literal { place, text, ci }) = (specs.len(), &plan) {
-                m.sole_literal = Some(SoleLiteral { place: *place, text: text.clone(), ci: *ci });
+            match (&plan, &mut literals) {
+                (Plan::Literal { place, text, ci }, Some(list)) if specs.len() <= MAX_JS_LITERALS => {
+                    literal_bytes += text.len();
+                    list.push(SoleLiteral { place: *place, text: text.clone(), ci: *ci });
+                }
+                _ => literals = None,
             }
             match plan {
                 Plan::Literal { place, text, ci } => match place {
@@ -143,6 +156,9 @@ impl Matcher {
                 }
             }
         }
+        // One literal goes to JavaScript at any length (`index.js` keeps long case-insensitive
+        // ones native itself); a list, within the byte budget.
+        m.literals = literals.filter(|l| l.len() == 1 || literal_bytes <= MAX_JS_LITERAL_BYTES);
         for ci in [false, true] {
             m.contains[ci as usize] = ContainsSet::new(&contains[ci as usize], ci);
         }
@@ -182,7 +198,12 @@ impl Matcher {
 
     /// The literal, when this matcher is exactly one literal pattern (see `SoleLiteral`).
     pub fn sole_literal(&self) -> Option<&SoleLiteral> {
-        self.sole_literal.as_ref()
+        self.literals.as_deref().and_then(|l| if let [one] = l { Some(one) } else { None })
+    }
+
+    /// Every pattern's literal, in order, when the matcher is a few literals only.
+    pub fn literals(&self) -> Option<&[SoleLiteral]> {
+        self.literals.as_deref()
     }
 
     /// The regex groups, each with whether it reads the units view.
@@ -347,6 +368,19 @@ mod tests {
         assert_eq!(sole(&[spec("bot\\d", Kind::Regex, false)]), None);
         assert_eq!(sole(&[spec("é", Kind::Contains, true)]), None); // Unicode folding: a regex
         assert_eq!(sole(&[spec("a", Kind::Exact, false), spec("b", Kind::Exact, false)]), None);
+    }
+
+    #[test]
+    fn a_few_literals_are_listed_and_many_or_a_regex_are_not() {
+        let count = |specs: &[PatternSpec]| matcher(specs).literals().map(|l| l.len());
+        let few: Vec<PatternSpec> = (0..MAX_JS_LITERALS).map(|i| spec(&format!("w{i}"), Kind::Contains, i % 2 == 0)).collect();
+        assert_eq!(count(&few), Some(MAX_JS_LITERALS));
+        let many: Vec<PatternSpec> = (0..=MAX_JS_LITERALS).map(|i| spec(&format!("w{i}"), Kind::Contains, false)).collect();
+        assert_eq!(count(&many), None);
+        assert_eq!(count(&[spec("a", Kind::Exact, false), spec("b\\d", Kind::Regex, false)]), None);
+        let long = "x".repeat(MAX_JS_LITERAL_BYTES);
+        assert_eq!(count(&[spec(&long, Kind::Contains, false)]), Some(1));
+        assert_eq!(count(&[spec(&long, Kind::Contains, false), spec("y", Kind::Exact, false)]), None);
     }
 
     #[test]

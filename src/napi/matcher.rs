@@ -570,30 +570,35 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
 /// N-API's `NAPI_AUTO_LENGTH`: the string is NUL-terminated.
 const AUTO_LENGTH: isize = -1;
 
-/// `__matcherLiteral.call(matcher)`: `{ place, text, caseInsensitive }` when the matcher is
-/// one literal pattern, else `null`. `index.js` uses it to answer such a matcher's `test` on
-/// a string in JavaScript, where a comparison costs less than the call into native.
+/// `__matcherLiteral.call(matcher)`: `[{ place, text, caseInsensitive }, …]`, one per pattern
+/// in order, when the matcher is a few literal patterns only; else `null`. `index.js` uses
+/// it to answer such a matcher on a string in JavaScript, where comparisons cost less than
+/// the call into native.
 unsafe extern "C" fn sole_literal(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
         method(env, info, |call| {
             let mut out = std::ptr::null_mut();
-            let Some(lit) = call.matcher()?.sole_literal() else {
+            let Some(literals) = call.matcher()?.literals() else {
                 status(sys::napi_get_null(env, &mut out))?;
                 return Ok(out);
             };
-            let place = match lit.place {
-                Place::Exact => c"exact",
-                Place::Prefix => c"prefix",
-                Place::Suffix => c"suffix",
-                Place::Contains => c"contains",
-            };
-            let (mut place_value, mut text) = (std::ptr::null_mut(), std::ptr::null_mut());
-            status(sys::napi_create_object(env, &mut out))?;
-            status(sys::napi_create_string_utf8(env, place.as_ptr(), AUTO_LENGTH, &mut place_value))?;
-            status(sys::napi_create_string_utf8(env, lit.text.as_ptr().cast(), lit.text.len() as isize, &mut text))?;
-            status(sys::napi_set_named_property(env, out, c"place".as_ptr(), place_value))?;
-            status(sys::napi_set_named_property(env, out, c"text".as_ptr(), text))?;
-            status(sys::napi_set_named_property(env, out, c"caseInsensitive".as_ptr(), js_bool(env, lit.ci)?))?;
+            status(sys::napi_create_array_with_length(env, literals.len(), &mut out))?;
+            for (i, lit) in literals.iter().enumerate() {
+                let place = match lit.place {
+                    Place::Exact => c"exact",
+                    Place::Prefix => c"prefix",
+                    Place::Suffix => c"suffix",
+                    Place::Contains => c"contains",
+                };
+                let (mut item, mut place_value, mut text) = (std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut());
+                status(sys::napi_create_object(env, &mut item))?;
+                status(sys::napi_create_string_utf8(env, place.as_ptr(), AUTO_LENGTH, &mut place_value))?;
+                status(sys::napi_create_string_utf8(env, lit.text.as_ptr().cast(), lit.text.len() as isize, &mut text))?;
+                status(sys::napi_set_named_property(env, item, c"place".as_ptr(), place_value))?;
+                status(sys::napi_set_named_property(env, item, c"text".as_ptr(), text))?;
+                status(sys::napi_set_named_property(env, item, c"caseInsensitive".as_ptr(), js_bool(env, lit.ci)?))?;
+                status(sys::napi_set_element(env, out, i as u32, item))?;
+            }
             Ok(out)
         })
     }
