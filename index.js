@@ -134,9 +134,33 @@ function globOptions(name, object, defaults) {
   return out
 }
 
+// picomatch's parser takes time quadratic in a glob's nesting (30 s for 30,000 nested
+// braces): past these a glob is refused before picomatch reads it. Within them it takes at
+// most ~40 ms here, and the native side's own limits (128 nested groups) still apply.
+const MAX_GLOB_UNITS = 8192
+const MAX_GLOB_GROUPS = 256
+
+function invalidGlob(index, glob, why) {
+  const shown = glob.slice(0, 60)
+  const error = new SyntaxError(`Invalid pattern at index ${index} ('${shown}${shown.length < glob.length ? '…' : ''}'): ${why}`)
+  error.code = 'ERR_INVALID_PATTERN'
+  return error
+}
+
 // `{ source, flags, matchBase }` for the native side, or undefined when picomatch refuses the
 // glob (only for its length: the native side then refuses it with a RangeError).
-function picomatchRegex(glob, options, caseInsensitive) {
+function picomatchRegex(glob, options, caseInsensitive, index = 0) {
+  if (glob.length > MAX_GLOB_UNITS) {
+    throw invalidGlob(index, glob, `a glob may be at most ${MAX_GLOB_UNITS} characters long; this one has ${glob.length}`)
+  }
+  let groups = 0
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob.charCodeAt(i)
+    if (c === 0x28 || c === 0x5b || c === 0x7b) groups++
+  }
+  if (groups > MAX_GLOB_GROUPS) {
+    throw invalidGlob(index, glob, `a glob may hold at most ${MAX_GLOB_GROUPS} of '(', '[' and '{' together; this one has ${groups}`)
+  }
   picomatch ??= require('picomatch/posix')
   let re
   try {
@@ -158,14 +182,14 @@ function nativePatterns(patterns, options) {
   return Array.from(patterns, (p, i) => {
     if (isRegExp(p)) return { pattern: `/${p.source}/${p.flags}`, kind: 'regex', syntax: 'js', caseInsensitive: false }
     if (typeof p === 'string' && kind === 'glob') {
-      return { pattern: p, kind, caseInsensitive: defaults.caseInsensitive, picomatch: picomatchRegex(p, matcherGlob, defaults.caseInsensitive) }
+      return { pattern: p, kind, caseInsensitive: defaults.caseInsensitive, picomatch: picomatchRegex(p, matcherGlob, defaults.caseInsensitive, i) }
     }
     if (p !== null && typeof p === 'object' && !Array.isArray(p) && typeof p.pattern === 'string') {
       const own = p.kind === undefined ? kind : p.kind
       if (own !== 'glob') return p
       const ci = p.caseInsensitive === undefined ? defaults.caseInsensitive : p.caseInsensitive
       const glob = globOptions(`patterns[${i}]`, p, matcherGlob)
-      return { pattern: p.pattern, kind: own, caseInsensitive: ci, syntax: p.syntax, picomatch: picomatchRegex(p.pattern, glob, ci) }
+      return { pattern: p.pattern, kind: own, caseInsensitive: ci, syntax: p.syntax, picomatch: picomatchRegex(p.pattern, glob, ci, i) }
     }
     return p
   })
