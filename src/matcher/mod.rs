@@ -373,9 +373,11 @@ mod tests {
     #[test]
     fn a_few_literals_are_listed_and_many_or_a_regex_are_not() {
         let count = |specs: &[PatternSpec]| matcher(specs).literals().map(|l| l.len());
-        let few: Vec<PatternSpec> = (0..MAX_JS_LITERALS).map(|i| spec(&format!("w{i}"), Kind::Contains, i % 2 == 0)).collect();
+        let few: Vec<PatternSpec> =
+            (0..MAX_JS_LITERALS).map(|i| spec(&format!("w{i}"), Kind::Contains, i % 2 == 0)).collect();
         assert_eq!(count(&few), Some(MAX_JS_LITERALS));
-        let many: Vec<PatternSpec> = (0..=MAX_JS_LITERALS).map(|i| spec(&format!("w{i}"), Kind::Contains, false)).collect();
+        let many: Vec<PatternSpec> =
+            (0..=MAX_JS_LITERALS).map(|i| spec(&format!("w{i}"), Kind::Contains, false)).collect();
         assert_eq!(count(&many), None);
         assert_eq!(count(&[spec("a", Kind::Exact, false), spec("b\\d", Kind::Regex, false)]), None);
         let long = "x".repeat(MAX_JS_LITERAL_BYTES);

@@ -590,10 +590,16 @@ unsafe extern "C" fn sole_literal(env: sys::napi_env, info: sys::napi_callback_i
                     Place::Suffix => c"suffix",
                     Place::Contains => c"contains",
                 };
-                let (mut item, mut place_value, mut text) = (std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut());
+                let (mut item, mut place_value, mut text) =
+                    (std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut());
                 status(sys::napi_create_object(env, &mut item))?;
                 status(sys::napi_create_string_utf8(env, place.as_ptr(), AUTO_LENGTH, &mut place_value))?;
-                status(sys::napi_create_string_utf8(env, lit.text.as_ptr().cast(), lit.text.len() as isize, &mut text))?;
+                status(sys::napi_create_string_utf8(
+                    env,
+                    lit.text.as_ptr().cast(),
+                    lit.text.len() as isize,
+                    &mut text,
+                ))?;
                 status(sys::napi_set_named_property(env, item, c"place".as_ptr(), place_value))?;
                 status(sys::napi_set_named_property(env, item, c"text".as_ptr(), text))?;
                 status(sys::napi_set_named_property(env, item, c"caseInsensitive".as_ptr(), js_bool(env, lit.ci)?))?;
