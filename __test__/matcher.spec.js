@@ -237,7 +237,7 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       const m = new Matcher(patterns)
       const viaJs = __matcherLiteral.call(m) !== null
       // Only a case-insensitive non-ASCII literal (a regex) keeps a set native.
-      assert.equal(viaJs, !patterns.some((p) => p.caseInsensitive && /[^\x00-\x7f]/.test(p.pattern)), JSON.stringify(patterns))
+      assert.equal(viaJs, !patterns.some((p) => p.caseInsensitive && [...p.pattern].some((c) => c.charCodeAt(0) > 127)), JSON.stringify(patterns))
       for (let i = 0; i < 30; i++) {
         const t = Array.from({ length: Math.floor(rand() * 4) }, () => pick(rand, [...WORDS, 'BOT', 'A.B', '\u212A', '\u017F', ' ', 'k'])).join('')
         const bytes = Buffer.from(t)
