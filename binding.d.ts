@@ -39,25 +39,8 @@ export interface StringOptions extends Omit<QrOptions, 'type'> {
  */
 export type Kind = 'regex' | 'exact' | 'prefix' | 'suffix' | 'contains' | 'glob' | 'wildcard'
 
-/** picomatch's options for `'glob'` patterns (`nocase` is `caseInsensitive`). */
-export interface GlobOptions {
-  /** `*`, `?` and `**` also match names that start with a dot. */
-  dot?: boolean
-  /** Test the glob on the text's last path segment only (picomatch's `matchBase`). */
-  matchBase?: boolean
-  /** The same as `matchBase`. */
-  basename?: boolean
-  /** Braces are literal. */
-  nobrace?: boolean
-  /** Extglobs (`@(a|b)`, `!(x)`, …) are literal. */
-  noextglob?: boolean
-  /** `**` is the same as `*`. */
-  noglobstar?: boolean
-  /** A leading `!` is literal. */
-  nonegate?: boolean
-  /** A trailing `/` must match exactly (picomatch lets `*` match `a/`). */
-  strictSlashes?: boolean
-}
+/** picomatch's options for `'glob'` patterns (see `MatcherOptions`; `nocase` is `caseInsensitive`). */
+export type GlobOptions = Pick<MatcherOptions, 'dot' | 'matchBase' | 'basename' | 'nobrace' | 'noextglob' | 'noglobstar' | 'nonegate' | 'strictSlashes'>
 
 /**
  * A pattern: a string of the matcher's default kind, a `RegExp` (its own source and flags),

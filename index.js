@@ -195,11 +195,22 @@ function nativePatterns(patterns, options) {
   })
 }
 
-// `isMatch` with `kind: 'glob'` takes picomatch's regex along in its options.
+// `isMatch` with `kind: 'glob'` takes picomatch's regex along in its options. picomatch's
+// parse costs microseconds, so its answers are kept (as the native side keeps the compiled
+// matchers): up to 1024 globs-with-options, all dropped when full.
+const isMatchGlobs = new Map()
 function isMatch(pattern, text, options) {
   if (typeof pattern === 'string' && options !== null && typeof options === 'object' && options.kind === 'glob') {
     const glob = globOptions('options', options, {})
-    options = { kind: 'glob', caseInsensitive: options.caseInsensitive, picomatch: picomatchRegex(pattern, glob, options.caseInsensitive) }
+    const ci = options.caseInsensitive
+    const key = `${ci === true}\0${GLOB_OPTIONS.map((k) => glob[k] === true).join()}\0${pattern}`
+    let picomatch = isMatchGlobs.get(key)
+    if (picomatch === undefined) {
+      picomatch = picomatchRegex(pattern, glob, ci)
+      if (isMatchGlobs.size >= 1024) isMatchGlobs.clear()
+      isMatchGlobs.set(key, picomatch)
+    }
+    options = { kind: 'glob', caseInsensitive: ci, picomatch }
   }
   return binding.isMatch(pattern, text, options)
 }

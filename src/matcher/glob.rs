@@ -43,8 +43,8 @@ pub fn compile(glob: &str, re: &GlobRegex) -> Result<JsRegex, String> {
             row.retain(|&(c, _)| c != k);
         }
         let nonempty = dfa.trim().to_node()?;
-        dfa.accept[0] = empty;
-        let any = dfa.trim().to_node()?;
+        // The segment may be empty (the text `a//`) when the regex matches the empty text.
+        let any = if empty { lookahead::alt(nonempty.clone(), Node::Empty) } else { nonempty.clone() };
         let everything = Node::Repeat {
             node: Box::new(Node::Set(CharSet::from_ranges([(0, mode.max())]))),
             min: 0,

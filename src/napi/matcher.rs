@@ -574,7 +574,7 @@ const AUTO_LENGTH: isize = -1;
 /// in order, when the matcher is a few literal patterns only; else `null`. `index.js` uses
 /// it to answer such a matcher on a string in JavaScript, where comparisons cost less than
 /// the call into native.
-unsafe extern "C" fn sole_literal(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+unsafe extern "C" fn matcher_literals(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
         method(env, info, |call| {
             let mut out = std::ptr::null_mut();
@@ -658,7 +658,7 @@ pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
             env,
             c"__matcherLiteral".as_ptr(),
             AUTO_LENGTH,
-            Some(sole_literal),
+            Some(matcher_literals),
             std::ptr::null_mut(),
             &mut literal,
         ))?;

@@ -431,31 +431,25 @@ impl Automaton {
                 g.add(s, t, Node::Set(self.classes[c].clone()));
             }
         }
-        let Graph { mut edge, mut succ, mut pred } = g;
         // The state whose removal writes the fewest new edges goes first (a queue by that
         // count, updated as neighbours change: a scan per step made long chains quadratic).
-        let degree = |pred: &BTreeMap<u32, BTreeSet<u32>>, succ: &BTreeMap<u32, BTreeSet<u32>>, r: u32| {
-            let i = pred.get(&r).map_or(0, |p| p.iter().filter(|&&p| p != r).count());
-            let o = succ.get(&r).map_or(0, |s| s.iter().filter(|&&q| q != r).count());
-            i * o
-        };
-        let mut current: HashMap<u32, usize> = (0..n).map(|r| (r, degree(&pred, &succ, r))).collect();
+        let mut current: HashMap<u32, usize> = (0..n).map(|r| (r, g.degree(r))).collect();
         let mut queue: BTreeSet<(usize, u32)> = current.iter().map(|(&r, &d)| (d, r)).collect();
         while let Some((_, r)) = queue.pop_first() {
             current.remove(&r);
-            let ps: Vec<u32> = pred.remove(&r).unwrap_or_default().into_iter().filter(|&p| p != r).collect();
-            let qs: Vec<u32> = succ.remove(&r).unwrap_or_default().into_iter().filter(|&q| q != r).collect();
-            let looped = edge.remove(&(r, r)).map(star);
-            let mut outs: Vec<Node> = qs.iter().map(|&q| edge.remove(&(r, q)).unwrap_or(Node::Empty)).collect();
+            let ps: Vec<u32> = g.pred.remove(&r).unwrap_or_default().into_iter().filter(|&p| p != r).collect();
+            let qs: Vec<u32> = g.succ.remove(&r).unwrap_or_default().into_iter().filter(|&q| q != r).collect();
+            let looped = g.edge.remove(&(r, r)).map(star);
+            let mut outs: Vec<Node> = qs.iter().map(|&q| g.edge.remove(&(r, q)).unwrap_or(Node::Empty)).collect();
             for &q in &qs {
-                if let Some(p) = pred.get_mut(&q) {
+                if let Some(p) = g.pred.get_mut(&q) {
                     p.remove(&r);
                 }
             }
             let mut size = 0;
             for (pi, &p) in ps.iter().enumerate() {
-                let mut into = edge.remove(&(p, r)).unwrap_or(Node::Empty);
-                if let Some(s) = succ.get_mut(&p) {
+                let mut into = g.edge.remove(&(p, r)).unwrap_or(Node::Empty);
+                if let Some(s) = g.succ.get_mut(&p) {
                     s.remove(&r);
                 }
                 for (qi, &q) in qs.iter().enumerate() {
@@ -477,19 +471,19 @@ impl Automaton {
                     if size > MAX_NODES || node_depth(&path) > MAX_DEPTH {
                         return Err(too_complex());
                     }
-                    Graph::join(&mut edge, &mut succ, &mut pred, p, q, path);
+                    g.add(p, q, path);
                 }
             }
             for &x in ps.iter().chain(&qs) {
                 if let Some(old) = current.get(&x).copied() {
-                    let new = degree(&pred, &succ, x);
+                    let new = g.degree(x);
                     queue.remove(&(old, x));
                     queue.insert((new, x));
                     current.insert(x, new);
                 }
             }
         }
-        let out = edge.remove(&(s0, fin)).unwrap_or(Node::Set(CharSet::empty()));
+        let out = g.edge.remove(&(s0, fin)).unwrap_or(Node::Set(CharSet::empty()));
         if node_size(&out) > MAX_NODES || node_depth(&out) > MAX_DEPTH {
             return Err(too_complex());
         }
@@ -506,26 +500,22 @@ struct Graph {
 }
 
 impl Graph {
-    fn add(&mut self, p: u32, q: u32, r: Node) {
-        Graph::join(&mut self.edge, &mut self.succ, &mut self.pred, p, q, r);
-    }
-
     /// Adds `r` as an alternative on the edge `p → q`.
-    fn join(
-        edge: &mut HashMap<(u32, u32), Node>,
-        succ: &mut BTreeMap<u32, BTreeSet<u32>>,
-        pred: &mut BTreeMap<u32, BTreeSet<u32>>,
-        p: u32,
-        q: u32,
-        r: Node,
-    ) {
-        let e = match edge.remove(&(p, q)) {
+    fn add(&mut self, p: u32, q: u32, r: Node) {
+        let e = match self.edge.remove(&(p, q)) {
             Some(old) => alt(old, r),
             None => r,
         };
-        edge.insert((p, q), e);
-        succ.entry(p).or_default().insert(q);
-        pred.entry(q).or_default().insert(p);
+        self.edge.insert((p, q), e);
+        self.succ.entry(p).or_default().insert(q);
+        self.pred.entry(q).or_default().insert(p);
+    }
+
+    /// New edges that removing `r` writes: its predecessors times its successors.
+    fn degree(&self, r: u32) -> usize {
+        let i = self.pred.get(&r).map_or(0, |p| p.iter().filter(|&&p| p != r).count());
+        let o = self.succ.get(&r).map_or(0, |s| s.iter().filter(|&&q| q != r).count());
+        i * o
     }
 }
 
