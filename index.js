@@ -149,9 +149,11 @@ function invalidGlob(index, glob, why) {
 
 // `{ source, flags, matchBase }` for the native side, or undefined when picomatch refuses the
 // glob (only for its length: the native side then refuses it with a RangeError).
-function picomatchRegex(glob, options, caseInsensitive, index = 0) {
+function picomatchRegex(glob, options, caseInsensitive, index) {
   if (glob.length > MAX_GLOB_UNITS) {
-    throw invalidGlob(index, glob, `a glob may be at most ${MAX_GLOB_UNITS} characters long; this one has ${glob.length}`)
+    const error = new RangeError(`The value of "${index === undefined ? 'pattern' : `patterns[${index}]`}" is out of range. A glob must be at most ${MAX_GLOB_UNITS} characters long. Received ${glob.length} characters`)
+    error.code = 'ERR_OUT_OF_RANGE'
+    throw error
   }
   let groups = 0
   for (let i = 0; i < glob.length; i++) {
@@ -159,7 +161,7 @@ function picomatchRegex(glob, options, caseInsensitive, index = 0) {
     if (c === 0x28 || c === 0x5b || c === 0x7b) groups++
   }
   if (groups > MAX_GLOB_GROUPS) {
-    throw invalidGlob(index, glob, `a glob may hold at most ${MAX_GLOB_GROUPS} of '(', '[' and '{' together; this one has ${groups}`)
+    throw invalidGlob(index ?? 0, glob, `a glob may hold at most ${MAX_GLOB_GROUPS} of '(', '[' and '{' together; this one has ${groups}`)
   }
   picomatch ??= require('picomatch/posix')
   let re
