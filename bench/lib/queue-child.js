@@ -1,12 +1,16 @@
 'use strict'
 // One queue setting, in its own process: `node queue-child.js <concurrency|default> <rounds>`
-// prints JSON. Per round: a burst of 10,000 generate calls with an fs.readFile, a
-// dns.lookup and a one-round crypto.pbkdf2 issued just after it starts (their latency, and
-// the burst's duration); then the worst lateness of a 1 ms timer while 1000 calls are in
-// flight, arriving 25 per macrotask as a server's do.
+// prints JSON. First the timer rounds: the worst lateness of a 1 ms timer while 1000 calls
+// are in flight, arriving 25 per macrotask as a server's do, and how much of that window V8's
+// garbage collector paused the main thread. Then the burst rounds: 10,000 generate calls
+// with an fs.readFile, a dns.lookup and a one-round crypto.pbkdf2 issued just after it
+// starts (their latency, and the burst's duration). The timer rounds come first so that
+// they do not inherit a burst's 10,000 results as garbage: a major GC of that heap alone
+// pauses the main thread 5-10 ms here, whatever issued the calls.
 const crypto = require('node:crypto')
 const dns = require('node:dns')
 const fs = require('node:fs')
+const { PerformanceObserver } = require('node:perf_hooks')
 const { Worker } = require('node:worker_threads')
 const qr = require('../..')
 const { arriving, timerLateness } = require('./measure')
@@ -31,14 +35,30 @@ async function burst () {
   return { burstMs: performance.now() - start, fsMs, dnsMs, pbkdf2Ms }
 }
 
+// V8's pauses of the main thread, as [start, duration] in ms.
+const pauses = []
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) pauses.push([e.startTime, e.duration])
+}).observe({ entryTypes: ['gc'] })
+
+/** The timer's worst lateness during `work`, and the GC pauses (ms) within that window. */
+async function timed (work) {
+  const start = performance.now()
+  pauses.length = 0
+  const timerLateMs = await timerLateness(work)
+  const end = performance.now()
+  const gcMs = pauses.filter(([at]) => at >= start && at <= end).reduce((sum, [, ms]) => sum + ms, 0)
+  return { timerLateMs, gcMs, worstGcMs: Math.max(0, ...pauses.filter(([at]) => at >= start && at <= end).map(([, ms]) => ms)) }
+}
+
 // 1000 calls in flight as a server sees them: arriving 25 per macrotask.
-const lateness = () => timerLateness(() => arriving(1000, 25, (i) => qr.generate(URL + i)))
+const lateness = () => timed(() => arriving(1000, 25, (i) => qr.generate(URL + i)))
 
 // The same timer with none of our work, for scale: the machine idle for 250 ms, or one
 // pure-JS Worker thread spinning for 250 ms (about as long as the 1000 calls take).
 const control = {
-  'control-idle': () => timerLateness(() => new Promise((resolve) => setTimeout(resolve, 250))),
-  'control-spin': () => timerLateness(() => new Promise((resolve) => {
+  'control-idle': () => timed(() => new Promise((resolve) => setTimeout(resolve, 250))),
+  'control-spin': () => timed(() => new Promise((resolve) => {
     new Worker('const end = Date.now() + 250; while (Date.now() < end);', { eval: true }).on('exit', resolve)
   }))
 }
@@ -46,13 +66,15 @@ const control = {
 async function main () {
   if (control[setting]) {
     const out = { concurrency: 0, rounds: [] }
-    for (let r = 0; r < rounds; r++) out.rounds.push({ timerLateMs: await control[setting]() })
+    for (let r = 0; r < rounds; r++) out.rounds.push(await control[setting]())
     process.stdout.write(JSON.stringify(out))
     return
   }
-  await burst() // warm-up
+  await lateness() // warm-up
   const out = { concurrency: qr.concurrency(), rounds: [] }
-  for (let r = 0; r < rounds; r++) out.rounds.push({ ...(await burst()), timerLateMs: await lateness() })
+  for (let r = 0; r < rounds; r++) out.rounds.push(await lateness())
+  await burst() // warm-up
+  for (let r = 0; r < rounds; r++) Object.assign(out.rounds[r], await burst())
   process.stdout.write(JSON.stringify(out))
 }
 
