@@ -5,9 +5,16 @@
 
 use std::borrow::Cow;
 
+/// Whether `text` holds a byte that may start an astral character: without one, the text is
+/// its own units view.
+pub fn has_astral(text: &[u8]) -> bool {
+    // `is_ascii` reads a word at a time: most texts answer there.
+    !text.is_ascii() && text.iter().any(|&b| b >= 0xF0)
+}
+
 /// The text as code units. Bytes that are not UTF-8 stay as they are.
 pub fn to_units(text: &[u8]) -> Cow<'_, [u8]> {
-    if !text.iter().any(|&b| b >= 0xF0) {
+    if !has_astral(text) {
         return Cow::Borrowed(text);
     }
     let mut out = Vec::with_capacity(text.len() + text.len() / 2);
