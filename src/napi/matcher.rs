@@ -358,7 +358,12 @@ unsafe fn method(
     body: impl FnOnce(&Call) -> Result<sys::napi_value>,
 ) -> sys::napi_value {
     let call = unsafe { Call::read(env, info) };
-    match catch_panic(|| body(&call)) {
+    settle(env, catch_panic(|| body(&call)))
+}
+
+/// A method's return value, or `NULL` with its error thrown.
+fn settle(env: sys::napi_env, result: Result<sys::napi_value>) -> sys::napi_value {
+    match result {
         Ok(value) => value,
         // What user code threw while the arguments were read propagates as it is.
         Err(_) if js::exception_pending(env) => std::ptr::null_mut(),
@@ -507,14 +512,7 @@ unsafe fn bound(
         let m = unsafe { &*(data as *const Arc<Matcher>) };
         catch_panic(|| body(env, m, &Val { env, raw: arg }))
     };
-    match result {
-        Ok(value) => value,
-        Err(_) if js::exception_pending(env) => std::ptr::null_mut(),
-        Err(e) => {
-            unsafe { sys::napi_throw(env, js::error_value(env, &e)) };
-            std::ptr::null_mut()
-        }
-    }
+    settle(env, result)
 }
 
 unsafe extern "C" fn bound_test(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
