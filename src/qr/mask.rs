@@ -6,7 +6,7 @@
 //! instead of a branch per module. `naive_penalty` keeps the module-by-module reading of
 //! qrcode's rules, and the tests hold the two equal.
 
-use super::matrix::{format_bits, format_cells, ModuleGrid};
+use super::matrix::{format_bits, format_cells, template_for_size, ModuleGrid};
 use super::EcLevel;
 
 /// Whether mask `pattern` flips the module at (`row`, `col`).
@@ -51,16 +51,20 @@ fn patterns() -> &'static PatternTable {
     })
 }
 
-/// XORs mask `pattern` over every non-function module of `grid`.
+/// XORs mask `pattern` over every non-function module of `grid`: per row, the modules both
+/// free (from the version's template) and flipped by the pattern, visited bit by bit.
 pub fn apply(grid: &mut ModuleGrid, pattern: u8) {
     let size = grid.size;
     let table = &patterns().rows[pattern as usize];
-    for row in 0..size {
+    let free = &template_for_size(size).free_rows;
+    for (row, cells) in grid.modules.chunks_exact_mut(size).enumerate() {
         let mask = &table[row % 12];
-        let base = row * size;
-        let cells = grid.modules[base..base + size].iter_mut().zip(&grid.reserved[base..base + size]);
-        for (col, (m, &reserved)) in cells.enumerate() {
-            *m ^= ((mask[col / 64] >> (col % 64)) & 1) as u8 & (reserved ^ 1);
+        for w in 0..3 {
+            let mut flip = free[row][w] & mask[w];
+            while flip != 0 {
+                cells[w * 64 + flip.trailing_zeros() as usize] ^= 1;
+                flip &= flip - 1;
+            }
         }
     }
 }
@@ -170,11 +174,11 @@ fn balance_penalty(dark: usize, total: usize) -> u32 {
 struct Bitboards<const N: usize> {
     size: usize,
     /// Unmasked modules with the 30 format cells cleared (the fixed dark module kept).
-    rows: Vec<Line<N>>,
-    cols: Vec<Line<N>>,
-    /// Modules a mask may flip (not function patterns).
-    free_rows: Vec<Line<N>>,
-    free_cols: Vec<Line<N>>,
+    rows: [Line<N>; 177],
+    cols: [Line<N>; 177],
+    /// Modules a mask may flip (not function patterns), from the version's template.
+    free_rows: &'static [[u64; 3]],
+    free_cols: &'static [[u64; 3]],
 }
 
 #[inline(always)]
@@ -185,22 +189,22 @@ fn set_bit<const N: usize>(line: &mut Line<N>, i: usize) {
 impl<const N: usize> Bitboards<N> {
     fn new(grid: &ModuleGrid) -> Self {
         let size = grid.size;
+        let template = template_for_size(size);
         let mut b = Bitboards {
             size,
-            rows: vec![[0; N]; size],
-            cols: vec![[0; N]; size],
-            free_rows: vec![[0; N]; size],
-            free_cols: vec![[0; N]; size],
+            rows: [[0; N]; 177],
+            cols: [[0; N]; 177],
+            free_rows: &template.free_rows,
+            free_cols: &template.free_cols,
         };
-        for r in 0..size {
-            for c in 0..size {
-                let i = r * size + c;
-                let (dark, free) = (grid.modules[i] as u64, (grid.reserved[i] ^ 1) as u64);
-                b.rows[r][c / 64] |= dark << (c % 64);
+        for (r, cells) in grid.modules.chunks_exact(size).enumerate() {
+            let mut row = [0u64; N];
+            for (c, &m) in cells.iter().enumerate() {
+                let dark = m as u64;
+                row[c / 64] |= dark << (c % 64);
                 b.cols[c][r / 64] |= dark << (r % 64);
-                b.free_rows[r][c / 64] |= free << (c % 64);
-                b.free_cols[c][r / 64] |= free << (r % 64);
             }
+            b.rows[r] = row;
         }
         for i in 0..15 {
             for (r, c) in format_cells(size, i) {

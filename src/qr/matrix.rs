@@ -13,8 +13,15 @@ pub struct ModuleGrid {
 }
 
 impl ModuleGrid {
-    /// A grid for `version` with every function pattern in place and format bits reserved.
+    /// A grid for `version` with every function pattern in place and format bits reserved:
+    /// a copy of the version's template.
     pub fn new(version: u8) -> Self {
+        let t = template(version);
+        Self { size: t.size, modules: t.modules.clone(), reserved: t.reserved.clone() }
+    }
+
+    /// Builds the grid `new` copies.
+    fn build(version: u8) -> Self {
         let size = tables::symbol_size(version);
         let mut grid = Self { size, modules: vec![0; size * size], reserved: vec![0; size * size] };
         grid.place_finders();
@@ -103,12 +110,23 @@ impl ModuleGrid {
         self.set_function(self.size - 8, 8, true);
     }
 
-    /// Places codewords in the zig-zag order of the standard, skipping function modules.
+    /// Places codewords in the zig-zag order of the standard, skipping function modules (the
+    /// template's `order`). Modules past the last codeword stay light.
     pub fn place_data(&mut self, data: &[u8]) {
+        let order = &template_for_size(self.size).order;
+        for (cells, &byte) in order.chunks(8).zip(data) {
+            for (k, &i) in cells.iter().enumerate() {
+                self.modules[i as usize] = (byte >> (7 - k)) & 1;
+            }
+        }
+    }
+
+    /// The data modules in the standard's zig-zag order: two columns at a time from the
+    /// right, up then down, skipping the timing column and every function module.
+    fn placement_order(&self) -> Vec<u16> {
         let size = self.size;
+        let mut order = Vec::with_capacity(size * size);
         let mut upward = true;
-        let mut bit = 0usize;
-        let total_bits = data.len() * 8;
         let mut col = size as isize - 1;
         while col > 0 {
             if col == 6 {
@@ -119,16 +137,54 @@ impl ModuleGrid {
                 for c in 0..2 {
                     let i = row * size + (col as usize - c);
                     if self.reserved[i] == 0 {
-                        let dark = bit < total_bits && (data[bit / 8] >> (7 - bit % 8)) & 1 == 1;
-                        self.modules[i] = dark as u8;
-                        bit += 1;
+                        order.push(i as u16);
                     }
                 }
             }
             upward = !upward;
             col -= 2;
         }
+        order
     }
+}
+
+/// What every symbol of one version shares, built once per version and kept for the life of
+/// the process (at most ~4 bytes per module: 125 KB for version 40): the function patterns,
+/// the data modules in placement order (indices fit `u16`: 177² < 2¹⁶), and which modules a
+/// mask may flip, by row and by column (bit `i` of line `k`, in three words).
+pub struct Template {
+    pub size: usize,
+    pub modules: Vec<u8>,
+    pub reserved: Vec<u8>,
+    pub order: Vec<u16>,
+    pub free_rows: Vec<[u64; 3]>,
+    pub free_cols: Vec<[u64; 3]>,
+}
+
+/// The template of `version` (1–40).
+pub fn template(version: u8) -> &'static Template {
+    static TEMPLATES: [std::sync::OnceLock<Template>; 40] = [const { std::sync::OnceLock::new() }; 40];
+    TEMPLATES[version as usize - 1].get_or_init(|| {
+        let grid = ModuleGrid::build(version);
+        let size = grid.size;
+        let mut free_rows = vec![[0u64; 3]; size];
+        let mut free_cols = vec![[0u64; 3]; size];
+        for r in 0..size {
+            for c in 0..size {
+                if grid.reserved[r * size + c] == 0 {
+                    free_rows[r][c / 64] |= 1 << (c % 64);
+                    free_cols[c][r / 64] |= 1 << (r % 64);
+                }
+            }
+        }
+        let order = grid.placement_order();
+        Template { size, modules: grid.modules, reserved: grid.reserved, order, free_rows, free_cols }
+    })
+}
+
+/// The template of the version whose symbols are `size` modules wide.
+pub fn template_for_size(size: usize) -> &'static Template {
+    template(((size - 17) / 4) as u8)
 }
 
 /// The two (row, col) cells that carry format bit `i` (0 = least significant).
@@ -181,6 +237,31 @@ pub fn version_bits(version: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_template_orders_every_free_module_once_and_holds_every_codeword() {
+        // Remainder bits after the last codeword (ISO/IEC 18004 Table 1).
+        let remainder = |v: u8| match v {
+            2..=6 => 7,
+            14..=20 | 28..=34 => 3,
+            21..=27 => 4,
+            _ => 0,
+        };
+        for version in 1..=40u8 {
+            let t = template(version);
+            let mut seen = vec![false; t.size * t.size];
+            for &i in &t.order {
+                assert_eq!(t.reserved[i as usize], 0, "v{version}: module {i} is a function module");
+                assert!(!std::mem::replace(&mut seen[i as usize], true), "v{version}: module {i} twice");
+            }
+            let free = t.reserved.iter().filter(|&&r| r == 0).count();
+            assert_eq!(t.order.len(), free, "v{version}");
+            assert_eq!(free, tables::total_codewords(version) * 8 + remainder(version), "v{version}");
+            let bits: u32 = t.free_rows.iter().flatten().map(|w| w.count_ones()).sum();
+            let col_bits: u32 = t.free_cols.iter().flatten().map(|w| w.count_ones()).sum();
+            assert_eq!((bits as usize, col_bits as usize), (free, free), "v{version}");
+        }
+    }
 
     #[test]
     fn format_bits_match_the_standard_table() {
