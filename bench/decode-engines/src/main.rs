@@ -1,0 +1,322 @@
+//! Decoding engines side by side on codes we generate and then distort as a camera would
+//! (rotation, perspective, blur, noise, low contrast, uneven light, small codes in large
+//! images, inverted codes), for choosing `decode`'s engine by measurement (#17).
+//!
+//! `cargo run --release` in this directory (its own workspace). Prints, per distortion and
+//! engine: codes read, wrong texts (a decode that disagrees with what was encoded), and ms per
+//! image. Every image is decoded once per engine from the same greyscale pixels.
+
+use qr_native::qr::{encode, EcLevel, EncodeOptions, QrInput, QrMatrix};
+use std::time::Instant;
+
+/// xorshift64*: reproducible images without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+}
+
+/// A greyscale image, row-major.
+struct Grey {
+    w: usize,
+    h: usize,
+    px: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Distortion {
+    Clean,
+    Rotate,
+    Perspective,
+    Blur,
+    Noise,
+    LowContrast,
+    UnevenLight,
+    SmallInLarge,
+    Inverted,
+    All,
+}
+
+const DISTORTIONS: [Distortion; 10] = [
+    Distortion::Clean,
+    Distortion::Rotate,
+    Distortion::Perspective,
+    Distortion::Blur,
+    Distortion::Noise,
+    Distortion::LowContrast,
+    Distortion::UnevenLight,
+    Distortion::SmallInLarge,
+    Distortion::Inverted,
+    Distortion::All,
+];
+
+/// Renders `m` through the projective map `h` (output pixel → module coordinates), sampling
+/// 4×4 points per pixel, on a `w`×`w` canvas.
+fn render(m: &QrMatrix, w: usize, h: &[f64; 9]) -> Grey {
+    let size = m.size as f64;
+    let mut px = vec![0u8; w * w];
+    for y in 0..w {
+        for x in 0..w {
+            let mut dark = 0;
+            for sy in 0..4 {
+                for sx in 0..4 {
+                    let (fx, fy) = (x as f64 + (sx as f64 + 0.5) / 4.0, y as f64 + (sy as f64 + 0.5) / 4.0);
+                    let z = h[6] * fx + h[7] * fy + h[8];
+                    let (u, v) = ((h[0] * fx + h[1] * fy + h[2]) / z, (h[3] * fx + h[4] * fy + h[5]) / z);
+                    if u >= 0.0 && v >= 0.0 && u < size && v < size && m.is_dark(v as usize, u as usize) {
+                        dark += 1;
+                    }
+                }
+            }
+            px[y * w + x] = (255 - dark * 255 / 16) as u8;
+        }
+    }
+    Grey { w, h: w, px }
+}
+
+/// The map from canvas pixels to modules for a code of `size` modules, `scale` px each,
+/// centred at (`cx`, `cy`), rotated by `angle`, with a keystone `tilt` (0 = none).
+fn placement(size: usize, scale: f64, cx: f64, cy: f64, angle: f64, tilt: f64) -> [f64; 9] {
+    let half = size as f64 / 2.0;
+    let (s, c) = angle.sin_cos();
+    // Inverse of: module (u, v) → centred (u - half, v - half) → scale → rotate → shift.
+    // Keystone: divide by 1 + tilt·(y offset), applied on the canvas side.
+    let a = c / scale;
+    let b = s / scale;
+    [
+        a,
+        b,
+        -a * cx - b * cy + half,
+        -b,
+        a,
+        b * cx - a * cy + half,
+        0.0,
+        tilt / scale / size as f64,
+        1.0 - tilt * cy / scale / size as f64,
+    ]
+}
+
+fn blur(img: &mut Grey, r: usize) {
+    let (w, h) = (img.w, img.h);
+    let src = img.px.clone();
+    let mut tmp = vec![0u32; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let (lo, hi) = (x.saturating_sub(r), (x + r).min(w - 1));
+            tmp[y * w + x] = (lo..=hi).map(|i| src[y * w + i] as u32).sum::<u32>() / (hi - lo + 1) as u32;
+        }
+    }
+    for y in 0..h {
+        for x in 0..w {
+            let (lo, hi) = (y.saturating_sub(r), (y + r).min(h - 1));
+            img.px[y * w + x] = ((lo..=hi).map(|i| tmp[i * w + x]).sum::<u32>() / (hi - lo + 1) as u32) as u8;
+        }
+    }
+}
+
+fn noise(img: &mut Grey, rng: &mut Rng, sigma: f64) {
+    for p in &mut img.px {
+        // Sum of four uniforms: close enough to a normal for image noise.
+        let n: f64 = (0..4).map(|_| rng.unit() - 0.5).sum::<f64>() * sigma * 1.7;
+        *p = (*p as f64 + n).clamp(0.0, 255.0) as u8;
+    }
+}
+
+fn contrast(img: &mut Grey, lo: f64, hi: f64) {
+    for p in &mut img.px {
+        *p = (lo + (hi - lo) * *p as f64 / 255.0) as u8;
+    }
+}
+
+fn uneven(img: &mut Grey, rng: &mut Rng) {
+    let (gx, gy) = (rng.range(-0.6, 0.6), rng.range(-0.6, 0.6));
+    let (w, h) = (img.w as f64, img.h as f64);
+    for y in 0..img.h {
+        for x in 0..img.w {
+            let f = 1.0 + gx * (x as f64 / w - 0.5) + gy * (y as f64 / h - 0.5);
+            let p = &mut img.px[y * img.w + x];
+            *p = (*p as f64 * f * 0.85).clamp(0.0, 255.0) as u8;
+        }
+    }
+}
+
+fn make(m: &QrMatrix, d: Distortion, rng: &mut Rng) -> Grey {
+    let modules = (m.size + 8) as f64;
+    let scale = rng.range(3.0, 6.0);
+    let side = (modules * scale).ceil() as usize;
+    let centre = side as f64 / 2.0;
+    let straight = placement(m.size, scale, centre, centre, 0.0, 0.0);
+    match d {
+        Distortion::Clean => render(m, side, &straight),
+        Distortion::Rotate => {
+            let side = (side as f64 * 1.45) as usize;
+            let c = side as f64 / 2.0;
+            render(m, side, &placement(m.size, scale, c, c, rng.range(0.1, 6.2), 0.0))
+        }
+        Distortion::Perspective => {
+            let side = (side as f64 * 1.6) as usize;
+            let c = side as f64 / 2.0;
+            render(m, side, &placement(m.size, scale, c, c, rng.range(-0.3, 0.3), rng.range(-0.35, 0.35)))
+        }
+        Distortion::Blur => {
+            let mut g = render(m, side, &straight);
+            blur(&mut g, (scale / 3.0).round().max(1.0) as usize);
+            g
+        }
+        Distortion::Noise => {
+            let mut g = render(m, side, &straight);
+            noise(&mut g, rng, 50.0);
+            g
+        }
+        Distortion::LowContrast => {
+            let mut g = render(m, side, &straight);
+            contrast(&mut g, 90.0, 150.0);
+            g
+        }
+        Distortion::UnevenLight => {
+            let mut g = render(m, side, &straight);
+            uneven(&mut g, rng);
+            g
+        }
+        Distortion::SmallInLarge => {
+            let scale = rng.range(2.0, 3.0);
+            let big = 1000;
+            let (cx, cy) = (rng.range(150.0, 850.0), rng.range(150.0, 850.0));
+            let mut g = render(m, big, &placement(m.size, scale, cx, cy, rng.range(-0.2, 0.2), 0.0));
+            noise(&mut g, rng, 12.0);
+            g
+        }
+        Distortion::Inverted => {
+            let mut g = render(m, side, &straight);
+            g.px.iter_mut().for_each(|p| *p = 255 - *p);
+            g
+        }
+        Distortion::All => {
+            let side = (side as f64 * 1.6) as usize;
+            let c = side as f64 / 2.0;
+            let mut g = render(m, side, &placement(m.size, scale, c, c, rng.range(0.0, 6.2), rng.range(-0.25, 0.25)));
+            blur(&mut g, 1);
+            uneven(&mut g, rng);
+            contrast(&mut g, 40.0, 200.0);
+            noise(&mut g, rng, 25.0);
+            g
+        }
+    }
+}
+
+/// An engine: the texts it found in an image.
+type Engine = fn(&Grey) -> Vec<String>;
+
+/// The texts each engine found, or none.
+fn rqrr_decode(g: &Grey) -> Vec<String> {
+    let mut img = rqrr::PreparedImage::prepare_from_greyscale(g.w, g.h, |x, y| g.px[y * g.w + x]);
+    img.detect_grids().iter().filter_map(|grid| grid.decode().ok().map(|(_, text)| text)).collect()
+}
+
+fn rxing_decode(g: &Grey) -> Vec<String> {
+    let mut hints = rxing::DecodeHints { TryHarder: Some(true), ..Default::default() };
+    match rxing::helpers::detect_in_luma_with_hints(
+        g.px.clone(),
+        g.w as u32,
+        g.h as u32,
+        Some(rxing::BarcodeFormat::QR_CODE),
+        &mut hints,
+    ) {
+        Ok(result) => vec![result.getText().to_string()],
+        Err(_) => Vec::new(),
+    }
+}
+
+/// rxing's reader (QR only), with each binarizer on the pixels and on their inverse, in turn,
+/// until one reads a code: the passes `decode` would combine.
+fn rxing_passes(g: &Grey) -> Vec<String> {
+    use rxing::common::{GlobalHistogramBinarizer, HybridBinarizer};
+    use rxing::{BinaryBitmap, Luma8LuminanceSource, Reader};
+    let hints = rxing::DecodeHints {
+        TryHarder: Some(true),
+        PossibleFormats: Some(std::collections::HashSet::from([rxing::BarcodeFormat::QR_CODE])),
+        ..Default::default()
+    };
+    let source = || Luma8LuminanceSource::new(g.px.clone(), g.w as u32, g.h as u32).expect("valid size");
+    let mut reader = rxing::MultiFormatReader::default();
+    for inverted in [false, true] {
+        let mut hybrid = BinaryBitmap::new(HybridBinarizer::new(source()));
+        if inverted {
+            hybrid.invert();
+        }
+        if let Ok(r) = reader.decode_with_hints(&mut hybrid, &hints) {
+            return vec![r.getText().to_string()];
+        }
+        let mut global = BinaryBitmap::new(GlobalHistogramBinarizer::new(source()));
+        if inverted {
+            global.invert();
+        }
+        if let Ok(r) = reader.decode_with_hints(&mut global, &hints) {
+            return vec![r.getText().to_string()];
+        }
+    }
+    Vec::new()
+}
+
+fn main() {
+    let per = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(40usize);
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let alphabet: Vec<char> =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ./:?=&-_é€".chars().collect();
+    let engines: [(&str, Engine); 3] =
+        [("rqrr", rqrr_decode), ("rxing", rxing_decode), ("rxing, both binarizers, both polarities", rxing_passes)];
+    println!("| distortion | images | engine | read | wrong | ms per image |");
+    println!("|---|---|---|---|---|---|");
+    let mut totals = [(0usize, 0usize, 0f64); 3];
+    let mut images = 0;
+    for d in DISTORTIONS {
+        let mut stats = [(0usize, 0usize, 0f64); 3];
+        for _ in 0..per {
+            let len = [8usize, 30, 80, 200, 400][rng.below(5) as usize];
+            let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len() as u64) as usize]).collect();
+            let level = [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H][rng.below(4) as usize];
+            let m = encode(&QrInput::Text(&text), &EncodeOptions { level, ..Default::default() }).expect("fits");
+            let g = make(&m, d, &mut rng);
+            for (k, (_, run)) in engines.iter().enumerate() {
+                let t = Instant::now();
+                let found = run(&g);
+                stats[k].2 += t.elapsed().as_secs_f64() * 1e3;
+                if found.contains(&text) {
+                    stats[k].0 += 1;
+                } else if !found.is_empty() {
+                    stats[k].1 += 1;
+                }
+            }
+        }
+        for (k, (name, _)) in engines.iter().enumerate() {
+            let (read, wrong, ms) = stats[k];
+            println!("| {d:?} | {per} | {name} | {read} | {wrong} | {:.2} |", ms / per as f64);
+            totals[k].0 += read;
+            totals[k].1 += wrong;
+            totals[k].2 += ms;
+        }
+        images += per;
+    }
+    for (k, (name, _)) in engines.iter().enumerate() {
+        let (read, wrong, ms) = totals[k];
+        println!(
+            "| all | {images} | {name} | {read} ({:.0} %) | {wrong} | {:.2} |",
+            100.0 * read as f64 / images as f64,
+            ms / images as f64
+        );
+    }
+}
