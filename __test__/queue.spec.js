@@ -45,6 +45,33 @@ describe('the limit', () => {
     assert.ok(Number.isInteger(nativeBytes) && nativeBytes > 0, `nativeBytes ${nativeBytes}`)
   })
 
+  test('when a call settles, stats() already counts it completed and its slot free', () => {
+    // The pool thread gives its core up right after sending a result home, so the main
+    // thread may settle the promise before that thread runs again: the counters must be
+    // final before the result is sent.
+    const a = survived(assert, runCase(`(async () => {
+      const seen = []
+      for (const concurrency of [1, 2]) {
+        qr.setConcurrency(concurrency)
+        for (let i = 0; i < 300; i++) {
+          const before = qr.stats().completed
+          await qr.generate('settle ' + i)
+          const s = qr.stats()
+          if (s.running !== 0 || s.completed !== before + 1) seen.push({ i, concurrency, running: s.running, completed: s.completed - before })
+          // A burst, then the same check after its last call.
+          if (i % 50 === 0) {
+            const start = qr.stats().completed
+            await Promise.all(Array.from({ length: 20 }, (_, k) => qr.generate('burst ' + k)))
+            const b = qr.stats()
+            if (b.running !== 0 || b.queued !== 0 || b.completed !== start + 20) seen.push({ i, burst: true, running: b.running, completed: b.completed - start })
+          }
+        }
+      }
+      answer({ seen: seen.slice(0, 5), count: seen.length })
+    })()`))
+    assert.deepEqual(a, { seen: [], count: 0 })
+  })
+
   test('raising the limit starts waiting calls at once', () => {
     const a = survived(assert, runCase(`(async () => {
       qr.setConcurrency(1)

@@ -287,14 +287,14 @@ unsafe extern "C" fn on_message(env: sys::napi_env, _js: sys::napi_value, _ctx: 
     if env.is_null() {
         // The environment is being torn down: nothing can be settled or started.
         if let Message::Start(_) = message {
-            slot_freed(false);
+            slot_freed();
         }
         return;
     }
     match message {
         Message::Start(entry) => {
             if !unsafe { (entry.ops.start)(env, entry) } {
-                slot_freed(false);
+                slot_freed();
             }
         }
         Message::Done(entry) => {
@@ -305,13 +305,10 @@ unsafe extern "C" fn on_message(env: sys::napi_env, _js: sys::napi_value, _ctx: 
 }
 
 /// Gives a slot back and hands it to the next waiter, if any (any thread).
-fn slot_freed(completed: bool) {
+fn slot_freed() {
     let next = {
         let mut state = lock();
         state.running -= 1;
-        if completed {
-            state.completed += 1;
-        }
         take_next(&mut state)
     };
     if let Some(entry) = next {
@@ -354,33 +351,52 @@ fn take_next(state: &mut State) -> Option<Entry> {
 /// thread to queue cost 40% of a burst's throughput at 1 slot, measured). While our limit
 /// leaves pool threads free, others always find one, so the chain runs until the queue is
 /// empty; when the limit takes the whole pool, it stops after `CHAIN_TIME` and the slot
-/// goes back through libuv's FIFO, so other pool users get turns.
-fn run_chain() {
+/// goes back through libuv's FIFO, so other pool users get turns. Returns whether this
+/// thread still holds its slot (it gives it up itself when the queue runs dry).
+fn run_chain() -> bool {
     let started = Instant::now();
     loop {
         let entry = {
             let mut state = lock();
             if state.limit >= state.pool && started.elapsed() >= CHAIN_TIME {
-                return;
+                return true;
             }
             match state.pop() {
                 Some(entry) => entry,
-                None => return,
+                None => {
+                    state.running -= 1;
+                    return false;
+                }
             }
         };
         unsafe { (entry.ops.compute)(entry.data) };
-        let yields = {
-            let mut state = lock();
-            state.completed += 1;
-            state.yields()
-        };
-        let home = entry.home.clone();
-        // A home that is gone cannot settle the task; its memory goes with it.
-        let _ = home.send(Message::Done(entry));
-        if yields {
-            std::thread::yield_now();
+        if !computed(entry) {
+            return false;
         }
     }
+}
+
+/// Counts a computed task and sends it home to be settled, then yields if `yields` says so.
+/// When no task waits, the slot is given up first, in the same lock: a caller whose last
+/// promise settles then reads `stats()` with this task completed and its slot free.
+/// Returns whether this thread still holds its slot.
+fn computed(entry: Entry) -> bool {
+    let (yields, holds) = {
+        let mut state = lock();
+        state.completed += 1;
+        let holds = !state.waiting.is_empty();
+        if !holds {
+            state.running -= 1;
+        }
+        (state.yields(), holds)
+    };
+    let home = entry.home.clone();
+    // A home that is gone cannot settle the task; its memory goes with it.
+    let _ = home.send(Message::Done(entry));
+    if yields {
+        std::thread::yield_now();
+    }
+    holds
 }
 
 /// One task and what it needs to settle its promise.
@@ -413,18 +429,16 @@ unsafe fn compute<T: Queued>(data: *mut c_void) {
 /// libuv's execute callback: the task, then waiting tasks for a while, then the slot back.
 unsafe extern "C" fn execute(_env: sys::napi_env, data: *mut c_void) {
     let direct = unsafe { &mut *(data as *mut Direct) };
-    if let Some(entry) = direct.entry.take() {
-        unsafe { (entry.ops.compute)(entry.data) };
-        let yields = lock().yields();
-        let home = entry.home.clone();
-        // A home that is gone cannot settle the task; its memory goes with it.
-        let _ = home.send(Message::Done(entry));
-        if yields {
-            std::thread::yield_now();
+    let holds = match direct.entry.take() {
+        Some(entry) => {
+            unsafe { (entry.ops.compute)(entry.data) };
+            computed(entry)
         }
+        None => true,
+    };
+    if holds && run_chain() {
+        slot_freed();
     }
-    run_chain();
-    slot_freed(true);
 }
 
 /// libuv's complete callback: only the libuv work is left to release.
@@ -540,7 +554,7 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
         drop(state);
         outstanding(env, 1);
         if !unsafe { start::<T>(env, entry) } {
-            slot_freed(false);
+            slot_freed();
         }
         return Ok(promise);
     }

@@ -2,9 +2,12 @@
 //! (rotation, perspective, blur, noise, low contrast, uneven light, small codes in large
 //! images, inverted codes), for choosing `decode`'s engine by measurement (#17).
 //!
-//! `cargo run --release` in this directory (its own workspace). Prints, per distortion and
-//! engine: codes read, wrong texts (a decode that disagrees with what was encoded), and ms per
-//! image. Every image is decoded once per engine from the same greyscale pixels.
+//! `cargo run --release -- [IMAGES_PER_DISTORTION] [--write DIR]` in this directory (its own
+//! workspace). Prints, per distortion and engine: codes read, wrong texts (a decode that
+//! disagrees with what was encoded), and ms per image. Every image is decoded once per engine
+//! from the same greyscale pixels. With `--write DIR`, each image is also saved as a
+//! greyscale PNG with `manifest.json` (file, distortion, text, what each engine read), for
+//! `peers.js`, which runs the JavaScript decoders on the same files.
 
 use qr_native::qr::{encode, EcLevel, EncodeOptions, QrInput, QrMatrix};
 use std::time::Instant;
@@ -272,8 +275,38 @@ fn rxing_passes(g: &Grey) -> Vec<String> {
     Vec::new()
 }
 
+fn write_png(path: &std::path::Path, g: &Grey) {
+    let file = std::io::BufWriter::new(std::fs::File::create(path).expect("create the image file"));
+    let mut encoder = png::Encoder::new(file, g.w as u32, g.h as u32);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header().and_then(|mut w| w.write_image_data(&g.px)).expect("write the image");
+}
+
+/// `s` as a JSON string.
+fn json(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 fn main() {
-    let per = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(40usize);
+    let args: Vec<String> = std::env::args().collect();
+    let per = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40usize);
+    let write_dir =
+        args.iter().position(|a| a == "--write").and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
+    if let Some(dir) = &write_dir {
+        std::fs::create_dir_all(dir).expect("create the output directory");
+    }
+    let mut manifest: Vec<String> = Vec::new();
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let alphabet: Vec<char> =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ./:?=&-_é€".chars().collect();
@@ -291,15 +324,32 @@ fn main() {
             let level = [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H][rng.below(4) as usize];
             let m = encode(&QrInput::Text(&text), &EncodeOptions { level, ..Default::default() }).expect("fits");
             let g = make(&m, d, &mut rng);
-            for (k, (_, run)) in engines.iter().enumerate() {
+            let mut outcomes = Vec::new();
+            for (k, (name, run)) in engines.iter().enumerate() {
                 let t = Instant::now();
                 let found = run(&g);
-                stats[k].2 += t.elapsed().as_secs_f64() * 1e3;
-                if found.contains(&text) {
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                stats[k].2 += ms;
+                let outcome = if found.contains(&text) {
                     stats[k].0 += 1;
+                    "read"
                 } else if !found.is_empty() {
                     stats[k].1 += 1;
-                }
+                    "wrong"
+                } else {
+                    "none"
+                };
+                outcomes.push(format!("{}:{{\"outcome\":\"{outcome}\",\"ms\":{ms:.3}}}", json(name)));
+            }
+            if let Some(dir) = &write_dir {
+                let file = format!("{:04}-{d:?}.png", manifest.len());
+                write_png(&dir.join(&file), &g);
+                manifest.push(format!(
+                    "{{\"file\":{},\"distortion\":\"{d:?}\",\"text\":{},\"engines\":{{{}}}}}",
+                    json(&file),
+                    json(&text),
+                    outcomes.join(",")
+                ));
             }
         }
         for (k, (name, _)) in engines.iter().enumerate() {
@@ -318,5 +368,9 @@ fn main() {
             100.0 * read as f64 / images as f64,
             ms / images as f64
         );
+    }
+    if let Some(dir) = &write_dir {
+        std::fs::write(dir.join("manifest.json"), format!("[\n{}\n]\n", manifest.join(",\n")))
+            .expect("write the manifest");
     }
 }
