@@ -3,9 +3,8 @@
 //! `cargo run --release --no-default-features --example encoder_bench` (printed as JSON
 //! lines for bench/).
 
-use libdeflater::{CompressionLvl, Compressor};
 use qr_native::qr::matrix::ModuleGrid;
-use qr_native::qr::png::{PngWriter, DEFLATE_LEVEL};
+use qr_native::qr::png::{self, PngWriter};
 use qr_native::qr::render::{Geometry, RenderOptions};
 use qr_native::qr::{encode, mask, EcLevel, EncodeOptions, QrInput, QrMatrix};
 use std::hint::black_box;
@@ -65,8 +64,8 @@ fn main() {
 /// - `matrix_mask_given`: segments, codewords, error correction, placement and the mask
 ///   applied, with the mask given (so no choice);
 /// - `mask_choice`: scoring the eight masks on the unmasked grid;
-/// - `render`: the 1-bit pixel rows, as `png.rs` builds them;
-/// - `deflate`: libdeflate at the PNG writer's level over those rows;
+/// - `render`: the 1-bit pixel rows (`png::scanlines`, as the writer builds them);
+/// - `deflate`: `png::zlib` (the writer's compressor and level) over those rows;
 /// - `total`: text to PNG, both steps as the package runs them.
 fn stages(text: &str, m: &QrMatrix, render: &RenderOptions, iters: u32) -> String {
     let given = EncodeOptions { level: m.level, mask: Some(m.mask), ..Default::default() };
@@ -86,29 +85,16 @@ fn stages(text: &str, m: &QrMatrix, render: &RenderOptions, iters: u32) -> Strin
     let mask_choice = time_us(iters, || {
         black_box(mask::best(black_box(&grid), m.level));
     });
-    let rows = || {
-        let geometry = Geometry::new(m.size, render).unwrap();
-        let stride = geometry.side.div_ceil(8);
-        let mut raw = Vec::with_capacity((stride + 1) * geometry.side);
-        geometry.for_each_row(m, |bits, repeat| {
-            let start = raw.len();
-            raw.push(0);
-            raw.extend(bits.iter().map(|b| !b));
-            for _ in 1..repeat {
-                raw.extend_from_within(start..start + stride + 1);
-            }
-        });
-        raw
-    };
+    let geometry = Geometry::new(m.size, render).unwrap();
     let render_us = time_us(iters, || {
-        black_box(rows());
+        black_box(png::scanlines(&geometry, black_box(m), true));
     });
-    let raw = rows();
-    let mut compressor = Compressor::new(CompressionLvl::new(DEFLATE_LEVEL).unwrap());
-    let mut out = vec![0u8; compressor.zlib_compress_bound(raw.len()) + 64];
+    let raw = png::scanlines(&geometry, m, true);
+    let mut out = Vec::new();
     let deflate = time_us(iters, || {
-        let n = compressor.zlib_compress(black_box(&raw), &mut out).unwrap();
-        black_box(libdeflater::crc32(&out[..n]));
+        out.clear();
+        png::zlib(png::DEFLATE_LEVEL, black_box(&raw), &mut out).unwrap();
+        black_box(libdeflater::crc32(&out));
     });
     let opts = EncodeOptions { level: m.level, ..Default::default() };
     let total = time_us(iters, || {

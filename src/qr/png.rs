@@ -43,7 +43,8 @@ thread_local! {
     static COMPRESSORS: RefCell<Vec<(i32, Compressor)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn zlib(level: i32, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+/// Appends the zlib stream of `data` at `level` to `out`, with this thread's compressor.
+pub fn zlib(level: i32, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
     COMPRESSORS.with(|cell| {
         let mut list = cell.borrow_mut();
         let index = match list.iter().position(|(l, _)| *l == level) {
@@ -94,19 +95,7 @@ impl PngWriter {
             (l, d) => (false, Some((l, d))),
         };
 
-        // Scanlines: a filter-type byte (0 = none), then the row's bits.
-        let mut raw = Vec::with_capacity((stride + 1) * side);
-        geometry.for_each_row(matrix, |bits, repeat| {
-            let start = raw.len();
-            raw.push(0);
-            raw.extend_from_slice(bits);
-            if invert {
-                raw[start + 1..].iter_mut().for_each(|b| *b = !*b);
-            }
-            for _ in 1..repeat {
-                raw.extend_from_within(start..start + stride + 1);
-            }
-        });
+        let mut raw = scanlines(&geometry, matrix, invert);
         if self.filter == Filter::Up {
             up_filter(&mut raw, stride + 1);
         }
@@ -136,6 +125,25 @@ impl PngWriter {
         chunk(&mut out, b"IEND", &[]);
         Ok(out)
     }
+}
+
+/// The image's scanlines before filtering: per pixel row a filter-type byte (0 = none), then
+/// the row's bits, dark = 1 (or 0 with `invert`). Each distinct row is drawn once and copied.
+pub fn scanlines(geometry: &Geometry, matrix: &QrMatrix, invert: bool) -> Vec<u8> {
+    let stride = geometry.side.div_ceil(8);
+    let mut raw = Vec::with_capacity((stride + 1) * geometry.side);
+    geometry.for_each_row(matrix, |bits, repeat| {
+        let start = raw.len();
+        raw.push(0);
+        raw.extend_from_slice(bits);
+        if invert {
+            raw[start + 1..].iter_mut().for_each(|b| *b = !*b);
+        }
+        for _ in 1..repeat {
+            raw.extend_from_within(start..start + stride + 1);
+        }
+    });
+    raw
 }
 
 /// Applies the Up filter in place, bottom row first so each row above is still plain.
