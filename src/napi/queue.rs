@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 pub const MAX_CONCURRENCY: u32 = 1024;
 
 /// How long a pool thread keeps running waiting tasks of ours before it gives its slot back
-/// through libuv's FIFO, when our limit takes every pool thread (see `run_chain`).
+/// through libuv's FIFO, when our limit takes every pool thread (see `computed`).
 const CHAIN_TIME: Duration = Duration::from_millis(20);
 
 /// A task the queue can run: a napi `Task` that says which signal (if any) watches it.
@@ -345,50 +345,40 @@ fn take_next(state: &mut State) -> Option<Entry> {
     Some(entry)
 }
 
-/// On a pool thread whose task just finished, still holding its slot: runs waiting tasks
-/// one after another, sending each home to be settled. The pool thread stays busy with no
-/// round trip through the main thread between tasks (handing each task back to the main
-/// thread to queue cost 40% of a burst's throughput at 1 slot, measured). While our limit
-/// leaves pool threads free, others always find one, so the chain runs until the queue is
-/// empty; when the limit takes the whole pool, it stops after `CHAIN_TIME` and the slot
-/// goes back through libuv's FIFO, so other pool users get turns. Returns whether this
-/// thread still holds its slot (it gives it up itself when the queue runs dry).
-fn run_chain() -> bool {
-    let started = Instant::now();
-    loop {
-        let entry = {
-            let mut state = lock();
-            if state.limit >= state.pool && started.elapsed() >= CHAIN_TIME {
-                return true;
-            }
-            match state.pop() {
-                Some(entry) => entry,
-                None => {
-                    state.running -= 1;
-                    return false;
-                }
-            }
-        };
-        unsafe { (entry.ops.compute)(entry.data) };
-        if !computed(entry) {
-            return false;
-        }
-    }
+/// What a pool thread does after one of our tasks.
+enum Next {
+    /// Run this waiting task in the same slot.
+    Task(Entry),
+    /// Give the slot back through `slot_freed` (the chain ran its time; tasks wait).
+    Hand,
+    /// Nothing: the slot was given up with the count (no task waited).
+    Released,
 }
 
-/// Counts a computed task and sends it home to be settled, then yields if `yields` says so.
-/// When no task waits, the slot is given up first, in the same lock: a caller whose last
-/// promise settles then reads `stats()` with this task completed and its slot free.
-/// Returns whether this thread still holds its slot.
-fn computed(entry: Entry) -> bool {
-    let (yields, holds) = {
+/// Counts a computed task and, in the same lock, takes the next waiting task (keeping the
+/// slot) or gives the slot up, so that the counters are final before the result is sent
+/// home: a caller whose promise settles reads `stats()` with the task completed and, if
+/// nothing waits, no slot held. Then sends the task home and yields if `yields` says so.
+///
+/// Chaining keeps the pool thread busy with no round trip through the main thread between
+/// tasks (handing each task back to the main thread to queue cost 40% of a burst's
+/// throughput at 1 slot, measured). While our limit leaves pool threads free, others
+/// always find one, so the chain runs until the queue is empty; when the limit takes the
+/// whole pool, it stops after `CHAIN_TIME` and the slot goes back through libuv's FIFO, so
+/// other pool users get turns.
+fn computed(entry: Entry, started: Instant) -> Next {
+    let (yields, next) = {
         let mut state = lock();
         state.completed += 1;
-        let holds = !state.waiting.is_empty();
-        if !holds {
+        let next = if state.limit >= state.pool && started.elapsed() >= CHAIN_TIME && !state.waiting.is_empty() {
+            Next::Hand
+        } else if let Some(next) = state.pop() {
+            Next::Task(next)
+        } else {
             state.running -= 1;
-        }
-        (state.yields(), holds)
+            Next::Released
+        };
+        (state.yields(), next)
     };
     let home = entry.home.clone();
     // A home that is gone cannot settle the task; its memory goes with it.
@@ -396,7 +386,7 @@ fn computed(entry: Entry) -> bool {
     if yields {
         std::thread::yield_now();
     }
-    holds
+    next
 }
 
 /// One task and what it needs to settle its promise.
@@ -429,16 +419,17 @@ unsafe fn compute<T: Queued>(data: *mut c_void) {
 /// libuv's execute callback: the task, then waiting tasks for a while, then the slot back.
 unsafe extern "C" fn execute(_env: sys::napi_env, data: *mut c_void) {
     let direct = unsafe { &mut *(data as *mut Direct) };
-    let holds = match direct.entry.take() {
-        Some(entry) => {
-            unsafe { (entry.ops.compute)(entry.data) };
-            computed(entry)
+    let started = Instant::now();
+    let mut next = direct.entry.take();
+    while let Some(entry) = next.take() {
+        unsafe { (entry.ops.compute)(entry.data) };
+        match computed(entry, started) {
+            Next::Task(entry) => next = Some(entry),
+            Next::Hand => break,
+            Next::Released => return,
         }
-        None => true,
-    };
-    if holds && run_chain() {
-        slot_freed();
     }
+    slot_freed();
 }
 
 /// libuv's complete callback: only the libuv work is left to release.
