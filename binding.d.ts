@@ -106,6 +106,14 @@ export declare const Matcher: MatcherConstructor
 
 
 /**
+ * An image `decode` reads: the bytes of a PNG, JPEG, WebP, GIF (first frame) or BMP file, or
+ * pixels as `pngjs`, `sharp().raw()` and canvas `ImageData` give them — RGBA, or grey when
+ * `data.length === width * height`.
+ */
+export type ImageInput = Buffer | Uint8Array
+  | { data: Uint8Array | Uint8ClampedArray; width: number; height: number }
+
+/**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
  * flavor napi-rs can build is listed, because `NAPI_RS_NATIVE_LIBRARY_PATH`
@@ -139,6 +147,35 @@ export interface CompatSymbol {
  * `min(UV_THREADPOOL_SIZE − 1, available parallelism − 1)`, at least 1.
  */
 export declare function concurrency(): number
+
+/**
+ * Reads every QR code in `image` on the libuv threadpool (through qr-native's queue).
+ * Resolves with the codes in reading order, `[]` if none.
+ */
+export declare function decode(image: ImageInput, options?: DecodeOptions): Promise<QrCode[]>
+
+/** Options of `decode`. Unknown keys are ignored; each known key is checked. */
+export interface DecodeOptions {
+  /**
+   * Light codes on dark: `true` reads only those, `false` only dark on light; by default
+   * light on dark is tried when dark on light finds nothing.
+   */
+  inverted?: boolean
+  /** Run every pass (two binarizers, both polarities) and return every code any finds. */
+  tryHarder?: boolean
+  /** The image is one clean, generated code: try the fast path for that first. */
+  pure?: boolean
+  /**
+   * Largest image accepted, in pixels (width × height, read from the header before any
+   * pixel is decoded): an integer 1..2^30, default 40,000,000.
+   */
+  maxPixels?: number
+  /** Cancels the call while it waits for a thread; rejects with an `AbortError`. */
+  signal?: AbortSignal
+}
+
+/** `decode` on the calling thread: blocks the event loop for the whole decode. */
+export declare function decodeSync(image: ImageInput, options?: DecodeOptions): Array<QrCode>
 
 /** Encodes `input` synchronously and returns its module matrix. */
 export declare function encode(input: Input, options?: QrOptions): QrMatrix
@@ -199,6 +236,27 @@ export interface MatcherOptions {
   strictSlashes?: boolean
 }
 
+/** A point in image pixels. */
+export interface Point {
+  x: number
+  y: number
+}
+
+/** One code read from an image. */
+export interface QrCode {
+  /**
+   * The payload as text (under its ECI if it declares one, else UTF-8); `null` when the
+   * bytes are not text.
+   */
+  text: string | null
+  /** The payload's bytes. */
+  bytes: Uint8Array
+  version: Version
+  errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H'
+  mask: MaskPattern
+  position: QrPosition
+}
+
 /** A QR code's modules, without image. */
 export interface QrMatrix {
   version: Version
@@ -235,6 +293,14 @@ export interface QrOptions {
   small?: boolean
   /** Cancels the call while it waits for a thread; rejects with an `AbortError`. */
   signal?: AbortSignal
+}
+
+/** The symbol's four corners (without its quiet zone) as the code reads. */
+export interface QrPosition {
+  topLeft: Point
+  topRight: Point
+  bottomRight: Point
+  bottomLeft: Point
 }
 
 /** The queue's counters, cheap enough to read on every request. */

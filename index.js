@@ -260,6 +260,8 @@ module.exports = {
   generateSync: binding.generateSync,
   toDataURL: binding.toDataURL,
   toString: binding.toString,
+  decode: binding.decode,
+  decodeSync: binding.decodeSync,
   isMatch,
   Matcher,
   setConcurrency: binding.setConcurrency,

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 const binding = createRequire(import.meta.url)('./index.js')
 
 export const {
-  encode, generate, generateMany, generateSync, toDataURL, toString, Matcher, isMatch,
+  encode, generate, generateMany, generateSync, toDataURL, toString, decode, decodeSync, Matcher, isMatch,
   setConcurrency, concurrency, setMaxQueue, stats
 } = binding
 export default binding

@@ -263,4 +263,21 @@ describe('command line', () => {
     assert.match(run(cli, ['-o', out, '-d', 'F00', 'file text']), /saved qrcode to/)
     assert.match(fs.readFileSync(out, 'utf8'), /stroke="#FF0000"/)
   })
+
+  test('--decode prints each code\'s text, --json the whole result; no code or no image exits 1', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-native-cli-'))
+    const file = path.join(dir, 'in.png')
+    run(cli, ['-o', file, 'read me back'])
+    assert.equal(run(cli, ['--decode', file]), 'read me back\n')
+    const [code] = JSON.parse(run(cli, ['--decode', file, '--json']))
+    assert.equal(code.bytes, Buffer.from('read me back').toString('hex'))
+    assert.equal(code.errorCorrectionLevel, 'M')
+    const blank = path.join(dir, 'blank.png')
+    fs.writeFileSync(blank, require('..').generateSync('x', { color: { dark: '#fff' } }))
+    for (const [target, message] of [[blank, /no QR code found/], [path.join(dir, 'missing.png'), /cannot read/], [cli, /PNG, JPEG, WebP, GIF or BMP/]]) {
+      const r = require('node:child_process').spawnSync(process.execPath, [cli, '--decode', target], { encoding: 'utf8' })
+      assert.equal(r.status, 1, target)
+      assert.match(r.stderr, message)
+    }
+  })
 })

@@ -6,6 +6,7 @@ const { parseArgs } = require('node:util')
 const qr = require('../compat')
 
 const USAGE = `Usage: qr-native [options] <input string>
+       qr-native --decode <image file> [--try-harder] [--json]
 
 QR Code options:
   -v, --qversion  QR Code symbol version (1 - 40)
@@ -22,6 +23,13 @@ Renderer options:
   -d, --darkcolor   Dark RGBA hex color
       --small       Output smaller QR code to terminal
 
+Reading codes:
+      --decode      Read every QR code in a PNG, JPEG, WebP, GIF or BMP file (or - for
+                    stdin): one line of text each, in reading order; exit status 1 if none
+      --try-harder  Run every pass (slower), and return every code any pass finds
+      --json        Print the codes as JSON (text, bytes as hex, version, level, mask,
+                    position)
+
 Options:
   -o, --output   Output file
   -h, --help     Show help
@@ -31,6 +39,7 @@ Examples:
   qr-native "some text"                     Draw in terminal window
   qr-native -o out.png "some text"          Save as png image
   qr-native -d F00 -o out.png "some text"   Use red as foreground color
+  qr-native --decode ticket.jpg             Print the text of each code in the photo
 `
 
 function fail (message) {
@@ -57,6 +66,9 @@ function parse (argv) {
         darkcolor: { type: 'string', short: 'd' },
         small: { type: 'boolean' },
         output: { type: 'string', short: 'o' },
+        decode: { type: 'string' },
+        'try-harder': { type: 'boolean' },
+        json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' }
       }
@@ -111,8 +123,39 @@ function run (text, v) {
   }
 }
 
+/** `--decode FILE`: reads the file (or stdin for `-`) and prints what `decode` finds. */
+async function read (file, v) {
+  const fs = require('node:fs')
+  let image
+  try {
+    image = file === '-' ? fs.readFileSync(0) : await fs.promises.readFile(file)
+  } catch (e) {
+    console.error(`Error: cannot read ${file}: ${e.message}`)
+    process.exit(1)
+  }
+  let codes
+  try {
+    codes = await require('..').decode(image, { tryHarder: !!v['try-harder'] })
+  } catch (e) {
+    console.error(`Error: ${e.message}`)
+    process.exit(1)
+  }
+  if (v.json) {
+    const hex = (b) => Buffer.from(b).toString('hex')
+    console.log(JSON.stringify(codes.map((c) => ({ ...c, bytes: hex(c.bytes) })), null, 2))
+  } else {
+    for (const c of codes) console.log(c.text ?? `(binary) ${Buffer.from(c.bytes).toString('hex')}`)
+  }
+  if (!codes.length) {
+    console.error(`no QR code found in ${file}`)
+    process.exit(1)
+  }
+}
+
 const { values, positionals } = parse(process.argv.slice(2))
-if (values.help) {
+if (values.decode !== undefined) {
+  read(values.decode, values)
+} else if (values.help) {
   process.stdout.write(USAGE)
 } else if (values.version) {
   console.log(require('../package.json').version)

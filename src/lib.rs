@@ -1,6 +1,7 @@
 //! qr-native: CPU-hot functions for Node servers, in Rust.
 //!
 //! - [`qr`]: QR code encoding and rendering (PNG, SVG, text), matching the `qrcode` npm package.
+//! - [`decode`]: reading QR codes from images.
 //! - [`napi`]: the thin JavaScript binding layer.
 //! - [`error`]: the one error shape every failure takes.
 
@@ -16,6 +17,8 @@ static GLOBAL: alloc::Counting<mimalloc::MiMalloc> = alloc::Counting(mimalloc::M
 static GLOBAL: alloc::Counting<std::alloc::System> = alloc::Counting(std::alloc::System, &alloc::LIVE);
 
 pub mod alloc;
+
+pub mod decode;
 
 pub mod error;
 pub mod matcher;

@@ -2,8 +2,8 @@
 // package installed from a registry (registry.spec.js): the public API is typed, what is
 // right compiles, and each misuse below is a compile error (`@ts-expect-error` fails the
 // compile if it is not).
-import { concurrency, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'
-import type { DataURLOptions, FoundMatch, GlobOptions, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
+import { concurrency, decode, decodeSync, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'
+import type { DataURLOptions, DecodeOptions, ImageInput, Point, QrCode, QrPosition, FoundMatch, GlobOptions, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
 // @ts-expect-error: internal entry points are not exported
 import { __compatEncode } from 'qr-native'
 // @ts-expect-error: nor is the loader's marker
@@ -58,6 +58,15 @@ async function main (): Promise<void> {
   class Named extends Matcher<Pattern[]> { get count (): number { return this.size } }
   console.log(new Named(patterns).count, frozen instanceof Matcher, __compatEncode, __napiBindingTarget)
   console.log(waiting)
+  const image: ImageInput = { data: new Uint8ClampedArray(4), width: 1, height: 1 }
+  const decodeOptions: DecodeOptions = { inverted: true, tryHarder: false, pure: true, maxPixels: 1e6, signal: AbortSignal.timeout(1000) }
+  const codes: QrCode[] = await decode(png, decodeOptions)
+  const read: QrCode[] = decodeSync(image)
+  const position: QrPosition | undefined = codes[0]?.position
+  const corner: Point | undefined = position?.topLeft
+  const payload: string | null = read.length ? read[0].text : null
+  const bytes: Uint8Array | undefined = read[0]?.bytes
+  console.log(corner, payload, bytes, codes.map((c) => [c.version, c.errorCorrectionLevel, c.mask]))
   console.log(png, many, sync, url, svg, size, hit, first, all, found, lines, flags, firsts, compatPng, qr.version)
 
   // @ts-expect-error: the level must be one of the listed names
@@ -76,6 +85,12 @@ async function main (): Promise<void> {
   await toString('x', { type: 'png' })
   // @ts-expect-error: a matcher needs at least one pattern
   new Matcher([])
+  // @ts-expect-error: decode reads images, not text
+  await decode('a string')
+  // @ts-expect-error: pixels need their width and height
+  decodeSync({ data: new Uint8Array(4) })
+  // @ts-expect-error: tryHarder is a boolean
+  await decode(png, { tryHarder: 'yes' })
   // @ts-expect-error: mask patterns are 0..7
   await generate('x', { maskPattern: 9 })
   // @ts-expect-error: versions are 1..40

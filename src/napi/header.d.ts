@@ -104,3 +104,11 @@ export interface MatcherConstructor {
 }
 export declare const Matcher: MatcherConstructor
 
+
+/**
+ * An image `decode` reads: the bytes of a PNG, JPEG, WebP, GIF (first frame) or BMP file, or
+ * pixels as `pngjs`, `sharp().raw()` and canvas `ImageData` give them — RGBA, or grey when
+ * `data.length === width * height`.
+ */
+export type ImageInput = Buffer | Uint8Array
+  | { data: Uint8Array | Uint8ClampedArray; width: number; height: number }

@@ -144,6 +144,15 @@ impl Val {
     /// into JavaScript memory: use it before any JavaScript runs again, and copy what must
     /// outlive the call (`get_bytes`).
     pub fn typed_bytes<'a>(&self) -> Option<&'a [u8]> {
+        self.bytes_of_kind(false)
+    }
+
+    /// Like `typed_bytes`, but a `Uint8ClampedArray` (canvas `ImageData.data`) is accepted too.
+    pub fn pixel_bytes<'a>(&self) -> Option<&'a [u8]> {
+        self.bytes_of_kind(true)
+    }
+
+    fn bytes_of_kind<'a>(&self, clamped: bool) -> Option<&'a [u8]> {
         let mut kind = 0;
         let mut len = 0;
         let mut data = ptr::null_mut();
@@ -161,7 +170,9 @@ impl Val {
                     &mut offset,
                 )
             } == sys::Status::napi_ok;
-        if !is_typed || kind != sys::TypedarrayType::uint8_array {
+        let wanted =
+            kind == sys::TypedarrayType::uint8_array || (clamped && kind == sys::TypedarrayType::uint8_clamped_array);
+        if !is_typed || !wanted {
             return None;
         }
         Some(if data.is_null() || len == 0 {

@@ -1,11 +1,12 @@
 //! The `#[napi]` binding layer: argument checks and conversions only. All work happens in
-//! `crate::qr` and `crate::matcher`, which know nothing of JavaScript.
+//! `crate::qr`, `crate::decode` and `crate::matcher`, which know nothing of JavaScript.
 
 // Helpers here take the raw `napi_env` of the current call and hand it to N-API, which is
 // what this layer is for; they are only called with the env N-API gave the call.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod compat;
+pub mod decode;
 pub mod js;
 pub mod matcher;
 pub mod qr;

@@ -1,13 +1,14 @@
 //! Decoding engines side by side on codes we generate and then distort as a camera would
 //! (rotation, perspective, blur, noise, low contrast, uneven light, small codes in large
-//! images, inverted codes), for choosing `decode`'s engine by measurement (#17).
+//! images, inverted codes, JPEG artefacts, three codes in one image), for choosing `decode`'s engine by measurement (#17).
 //!
 //! `cargo run --release -- [IMAGES_PER_DISTORTION] [--write DIR]` in this directory (its own
 //! workspace). Prints, per distortion and engine: codes read, wrong texts (a decode that
 //! disagrees with what was encoded), and ms per image. Every image is decoded once per engine
-//! from the same greyscale pixels. With `--write DIR`, each image is also saved as a
-//! greyscale PNG with `manifest.json` (file, distortion, text, what each engine read), for
-//! `peers.js`, which runs the JavaScript decoders on the same files.
+//! from the same greyscale pixels. With `--write DIR`, each image is also saved (a greyscale
+//! PNG, or the JPEG itself) with `manifest.json` (file, distortion, texts, what each engine
+//! read): `--write ../decode-images` makes the set `bench/decode.js` runs the JavaScript
+//! decoders and the package on (`npm run bench -- --only decode`).
 
 use qr_native::qr::{encode, EcLevel, EncodeOptions, QrInput, QrMatrix};
 use std::time::Instant;
@@ -51,10 +52,14 @@ enum Distortion {
     UnevenLight,
     SmallInLarge,
     Inverted,
+    /// Saved as a JPEG of quality 20–50 and read back: the file is that JPEG.
+    Jpeg,
+    /// Three codes side by side in one image: read when all three are.
+    Several,
     All,
 }
 
-const DISTORTIONS: [Distortion; 10] = [
+const DISTORTIONS: [Distortion; 12] = [
     Distortion::Clean,
     Distortion::Rotate,
     Distortion::Perspective,
@@ -64,6 +69,8 @@ const DISTORTIONS: [Distortion; 10] = [
     Distortion::UnevenLight,
     Distortion::SmallInLarge,
     Distortion::Inverted,
+    Distortion::Jpeg,
+    Distortion::Several,
     Distortion::All,
 ];
 
@@ -203,6 +210,10 @@ fn make(m: &QrMatrix, d: Distortion, rng: &mut Rng) -> Grey {
             noise(&mut g, rng, 12.0);
             g
         }
+        // Compressed by `main`, which keeps the file.
+        Distortion::Jpeg => render(m, side, &placement(m.size, scale, centre, centre, rng.range(-0.1, 0.1), 0.0)),
+        // Drawn by `several`, which has the three codes.
+        Distortion::Several => render(m, side, &straight),
         Distortion::Inverted => {
             let mut g = render(m, side, &straight);
             g.px.iter_mut().for_each(|p| *p = 255 - *p);
@@ -219,6 +230,40 @@ fn make(m: &QrMatrix, d: Distortion, rng: &mut Rng) -> Grey {
             g
         }
     }
+}
+
+fn jpeg(g: &Grey, quality: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, quality)
+        .encode(&g.px, g.w as u32, g.h as u32, image::ExtendedColorType::L8)
+        .expect("encode a JPEG");
+    out
+}
+
+/// `ms` drawn side by side (each straight, 3–4 px a module, 24 px apart) on one light canvas
+/// with a little noise.
+fn several(ms: &[QrMatrix], rng: &mut Rng) -> Grey {
+    let tiles: Vec<Grey> = ms
+        .iter()
+        .map(|m| {
+            let scale = rng.range(3.0, 4.0);
+            let side = ((m.size + 8) as f64 * scale).ceil() as usize;
+            let c = side as f64 / 2.0;
+            render(m, side, &placement(m.size, scale, c, c, rng.range(-0.15, 0.15), 0.0))
+        })
+        .collect();
+    let h = tiles.iter().map(|t| t.h).max().unwrap_or(0);
+    let w = tiles.iter().map(|t| t.w + 24).sum::<usize>();
+    let mut g = Grey { w, h, px: vec![255; w * h] };
+    let mut x0 = 0;
+    for t in &tiles {
+        for y in 0..t.h {
+            g.px[y * w + x0..][..t.w].copy_from_slice(&t.px[y * t.w..][..t.w]);
+        }
+        x0 += t.w + 24;
+    }
+    noise(&mut g, rng, 10.0);
+    g
 }
 
 /// An engine: the texts it found in an image.
@@ -242,6 +287,12 @@ fn rxing_decode(g: &Grey) -> Vec<String> {
         Ok(result) => vec![result.getText().to_string()],
         Err(_) => Vec::new(),
     }
+}
+
+/// `decode` as the package ships it (default options), from the same grey pixels.
+fn qr_native_decode(g: &Grey) -> Vec<String> {
+    let grey = qr_native::decode::Grey { width: g.w as u32, height: g.h as u32, pixels: g.px.clone() };
+    qr_native::decode::decode(&grey, &Default::default()).into_iter().filter_map(|c| c.text).collect()
 }
 
 /// rxing's reader (QR only), with each binarizer on the pixels and on their inverse, in turn,
@@ -310,44 +361,67 @@ fn main() {
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let alphabet: Vec<char> =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ./:?=&-_é€".chars().collect();
-    let engines: [(&str, Engine); 3] =
-        [("rqrr", rqrr_decode), ("rxing", rxing_decode), ("rxing, both binarizers, both polarities", rxing_passes)];
+    let engines: [(&str, Engine); 4] = [
+        ("rqrr", rqrr_decode),
+        ("rxing", rxing_decode),
+        ("rxing, both binarizers, both polarities", rxing_passes),
+        ("qr-native decode", qr_native_decode),
+    ];
     println!("| distortion | images | engine | read | wrong | ms per image |");
     println!("|---|---|---|---|---|---|");
-    let mut totals = [(0usize, 0usize, 0f64); 3];
+    let mut totals = [(0usize, 0usize, 0f64); 4];
     let mut images = 0;
     for d in DISTORTIONS {
-        let mut stats = [(0usize, 0usize, 0f64); 3];
+        let mut stats = [(0usize, 0usize, 0f64); 4];
         for _ in 0..per {
-            let len = [8usize, 30, 80, 200, 400][rng.below(5) as usize];
-            let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len() as u64) as usize]).collect();
-            let level = [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H][rng.below(4) as usize];
-            let m = encode(&QrInput::Text(&text), &EncodeOptions { level, ..Default::default() }).expect("fits");
-            let g = make(&m, d, &mut rng);
+            let count = if matches!(d, Distortion::Several) { 3 } else { 1 };
+            let mut texts = Vec::new();
+            let mut matrices = Vec::new();
+            for _ in 0..count {
+                let len = [8usize, 30, 80, 200, 400][rng.below(if count > 1 { 3 } else { 5 }) as usize];
+                let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len() as u64) as usize]).collect();
+                let level = [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H][rng.below(4) as usize];
+                matrices
+                    .push(encode(&QrInput::Text(&text), &EncodeOptions { level, ..Default::default() }).expect("fits"));
+                texts.push(text);
+            }
+            let mut g = if count > 1 { several(&matrices, &mut rng) } else { make(&matrices[0], d, &mut rng) };
+            let mut jpeg_file = None;
+            if matches!(d, Distortion::Jpeg) {
+                let file = jpeg(&g, rng.range(20.0, 50.0) as u8);
+                g.px = image::load_from_memory(&file).expect("our own JPEG").into_luma8().into_raw();
+                jpeg_file = Some(file);
+            }
             let mut outcomes = Vec::new();
             for (k, (name, run)) in engines.iter().enumerate() {
                 let t = Instant::now();
                 let found = run(&g);
                 let ms = t.elapsed().as_secs_f64() * 1e3;
                 stats[k].2 += ms;
-                let outcome = if found.contains(&text) {
-                    stats[k].0 += 1;
-                    "read"
-                } else if !found.is_empty() {
+                let outcome = if found.iter().any(|f| !texts.contains(f)) {
                     stats[k].1 += 1;
                     "wrong"
+                } else if texts.iter().all(|t| found.contains(t)) {
+                    stats[k].0 += 1;
+                    "read"
                 } else {
                     "none"
                 };
                 outcomes.push(format!("{}:{{\"outcome\":\"{outcome}\",\"ms\":{ms:.3}}}", json(name)));
             }
             if let Some(dir) = &write_dir {
-                let file = format!("{:04}-{d:?}.png", manifest.len());
-                write_png(&dir.join(&file), &g);
+                // The JPEG distortion's file is a real JPEG: the bytes its pixels came from.
+                let ext = if jpeg_file.is_some() { "jpg" } else { "png" };
+                let file = format!("{:04}-{d:?}.{ext}", manifest.len());
+                match &jpeg_file {
+                    Some(bytes) => std::fs::write(dir.join(&file), bytes).expect("write the image"),
+                    None => write_png(&dir.join(&file), &g),
+                }
+                let texts: Vec<String> = texts.iter().map(|t| json(t)).collect();
                 manifest.push(format!(
-                    "{{\"file\":{},\"distortion\":\"{d:?}\",\"text\":{},\"engines\":{{{}}}}}",
+                    "{{\"file\":{},\"distortion\":\"{d:?}\",\"texts\":[{}],\"engines\":{{{}}}}}",
                     json(&file),
-                    json(&text),
+                    texts.join(","),
                     outcomes.join(",")
                 ));
             }

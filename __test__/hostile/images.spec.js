@@ -1,0 +1,171 @@
+'use strict'
+// Hostile images for `decode`, each in a child process whose exit status is asserted:
+// decompression bombs (a few bytes whose header claims billions of pixels) under a 3 GiB
+// address-space cap, every format's malformed headers, thousands of corrupted and truncated
+// files, and buffers that are transferred, detached or shrunk around the call.
+const { describe, test } = require('node:test')
+const assert = require('node:assert/strict')
+const { runCase, survived } = require('./child.js')
+
+const CAP_KIB = 3 * 1024 * 1024
+
+// Hand-made files, built in the child: a header claiming `w × h`, and little or no data.
+const FILES = `
+const crc32 = (bytes) => {
+  let c = ~0
+  for (const b of bytes) { c ^= b; for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xEDB88320 : c >>> 1 }
+  return ~c >>> 0
+}
+const u32be = (n) => { const b = Buffer.alloc(4); b.writeUInt32BE(n >>> 0); return b }
+const png = (w, h) => {
+  const file = Buffer.from(qr.generateSync('bomb', { scale: 1 }))
+  u32be(w).copy(file, 16); u32be(h).copy(file, 20)
+  u32be(crc32(file.subarray(12, 29))).copy(file, 29)
+  return file
+}
+const jpeg = (w, h) => Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0, 17, 8, h >> 8, h & 255, w >> 8, w & 255, 3,
+  1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xda, 0, 12, 3, 1, 0, 2, 0x11, 3, 0x11, 0, 63, 0, 1, 2, 3, 0xff, 0xd9])
+const gif = (w, h) => Buffer.from([...Buffer.from('GIF89a'), w & 255, w >> 8, h & 255, h >> 8, 0, 0, 0,
+  0x2c, 0, 0, 0, 0, w & 255, w >> 8, h & 255, h >> 8, 0, 2, 2, 0x4c, 0x01, 0, 0x3b])
+const bmp = (w, h) => {
+  const b = Buffer.alloc(58)
+  b.write('BM'); b.writeUInt32LE(58, 2); b.writeUInt32LE(54, 10); b.writeUInt32LE(40, 14)
+  b.writeInt32LE(w, 18); b.writeInt32LE(h, 22); b.writeUInt16LE(1, 26); b.writeUInt16LE(24, 28)
+  return b
+}
+const webp = (w, h) => {
+  const b = Buffer.alloc(30)
+  b.write('RIFF'); b.writeUInt32LE(22, 4); b.write('WEBPVP8X', 8); b.writeUInt32LE(10, 16)
+  b.writeUIntLE(Math.max(0, w - 1), 24, 3); b.writeUIntLE(Math.max(0, h - 1), 27, 3)
+  return b
+}
+const FILES = { png, jpeg, gif, bmp, webp }
+`
+
+describe('a file whose header claims more pixels than maxPixels is refused from the header', () => {
+  const claims = {
+    png: [[100000, 100000], [2 ** 31 - 1, 2 ** 31 - 1], [65536, 1000]],
+    jpeg: [[65535, 65535], [65535, 1000]],
+    gif: [[65535, 65535], [65535, 1000]],
+    bmp: [[2 ** 31 - 1, 2 ** 31 - 1], [100000, -100000], [65536, 1000]],
+    webp: [[16384, 16384], [16384, 5000]]
+  }
+  for (const [format, sizes] of Object.entries(claims)) {
+    test(`${format}: ${sizes.map((s) => s.join(' × ')).join(', ')}`, () => {
+      const a = survived(assert, runCase(`${FILES}
+        const before = qr.stats().nativeBytes
+        const out = ${JSON.stringify(sizes)}.map(([w, h]) => [attempt(() => qr.decodeSync(FILES.${format}(w, h))).code])
+        Promise.all(${JSON.stringify(sizes)}.map(([w, h]) => settle(qr.decode(FILES.${format}(w, h))))).then((async) => {
+          answer({ sync: out.flat(), async: async.map((r) => r.code), grew: qr.stats().nativeBytes - before })
+        })`, { memoryKiB: CAP_KIB }))
+      // A claim the format itself forbids (PNG over 2^31 − 1, WebP headers without image
+      // data, JPEG and BMP headers a decoder objects to) is malformed; the rest are refused
+      // by maxPixels from the header. Never decoded, never allocated.
+      for (const code of [...a.sync, ...a.async]) assert.ok(['ERR_OUT_OF_RANGE', 'ERR_INVALID_ARG_VALUE'].includes(code), `${format}: ${JSON.stringify(a)}`)
+      if (format === 'png' || format === 'gif') assert.ok(a.sync.includes('ERR_OUT_OF_RANGE') && a.async.includes('ERR_OUT_OF_RANGE'), JSON.stringify(a))
+      assert.ok(a.grew < 1 << 20, `native memory grew by ${a.grew} bytes`)
+    })
+  }
+
+  test('a raw { data, width, height } claiming 2^32 − 1 × 2^32 − 1 pixels over a 4-byte array', () => {
+    const a = survived(assert, runCase(`answer(attempt(() => qr.decodeSync({ data: new Uint8Array(4), width: 2 ** 32 - 1, height: 2 ** 32 - 1 })))`, { memoryKiB: CAP_KIB }))
+    assert.equal(a.code, 'ERR_OUT_OF_RANGE')
+    assert.match(a.message, /4294967295 × 4294967295 = 18446744065119617025 pixels, over options.maxPixels/)
+  })
+})
+
+describe('malformed, corrupted and truncated files: ERR_INVALID_ARG_VALUE or codes, never a crash', () => {
+  test('every format\'s header with zero, one and odd sizes, and cut at every byte', () => {
+    const a = survived(assert, runCase(`${FILES}
+      const codes = new Set()
+      for (const make of Object.values(FILES)) {
+        for (const [w, h] of [[0, 0], [0, 5], [1, 1], [3, 7], [255, 256]]) {
+          const file = make(w, h)
+          for (let cut = 0; cut <= file.length; cut++) {
+            const r = attempt(() => qr.decodeSync(file.subarray(0, cut), { maxPixels: 100000 }))
+            codes.add(r.ok ? 'ok' : r.code)
+          }
+        }
+      }
+      answer([...codes].sort())`, { memoryKiB: CAP_KIB }))
+    for (const code of a) assert.ok(['ok', 'ERR_INVALID_ARG_VALUE', 'ERR_OUT_OF_RANGE'].includes(code), JSON.stringify(a))
+    assert.ok(a.includes('ERR_INVALID_ARG_VALUE'), JSON.stringify(a))
+  })
+
+  test('3,000 real codes with random bytes rewritten, inserted or cut, sync and async', () => {
+    const a = survived(assert, runCase(`
+      let s = 12345
+      const rand = (n) => { s = (s * 1103515245 + 12345) >>> 0; return s % n }
+      const base = [qr.generateSync('corrupt me', { scale: 3 }), qr.generateSync('https://example.com/' + 'x'.repeat(200), { scale: 2 })]
+      const codes = {}
+      const files = []
+      for (let i = 0; i < 3000; i++) {
+        const file = Buffer.from(base[i % 2])
+        for (let k = 1 + rand(4); k > 0; k--) file[8 + rand(file.length - 8)] = rand(256)
+        files.push(i % 3 === 0 ? file.subarray(0, rand(file.length)) : file)
+      }
+      for (const file of files.slice(0, 2000)) {
+        const r = attempt(() => qr.decodeSync(file))
+        const key = r.ok ? 'read ' + r.value.length : r.code
+        codes[key] = (codes[key] || 0) + 1
+      }
+      Promise.all(files.slice(2000).map((f) => settle(qr.decode(f)))).then((rs) => {
+        for (const r of rs) { const key = r.ok ? 'read ' + r.value.length : r.code; codes[key] = (codes[key] || 0) + 1 }
+        answer(codes)
+      })`, { memoryKiB: CAP_KIB }))
+    const keys = Object.keys(a)
+    for (const key of keys) assert.ok(['read 0', 'read 1', 'ERR_INVALID_ARG_VALUE'].includes(key), JSON.stringify(a))
+    assert.ok(a.ERR_INVALID_ARG_VALUE > 100 && a['read 1'] > 100, JSON.stringify(a))
+  })
+})
+
+describe('sequences: the caller changes its buffer around the call', () => {
+  const IMAGE = `
+    const file = qr.generateSync('sequence', { scale: 4 })
+    let ab = new ArrayBuffer(64 << 20)
+    const view = new Uint8Array(ab, 1 << 20, file.length)
+    view.set(file)
+    const expected = qr.decodeSync(file)[0].text
+  `
+  test('decode of a queued view whose ArrayBuffer is then transferred and collected reads what was passed', () => {
+    const a = survived(assert, runCase(`${IMAGE}
+      qr.setConcurrency(1)
+      const ahead = Array.from({ length: 50 }, () => qr.decode(file))
+      const pending = qr.decode(view)
+      let moved = transfer(ab); moved = null; ab = null; collect()
+      Promise.all([settle(pending), ...ahead]).then(([got]) => answer({ ok: got.ok, same: got.ok && got.value[0].text === expected }))`))
+    assert.deepEqual(a, { ok: true, same: true })
+  })
+
+  test('an options getter that detaches the image: the image is read after, found empty', () => {
+    const a = survived(assert, runCase(`${IMAGE}
+      const r = attempt(() => qr.decodeSync(view, { get maxPixels () { transfer(ab); collect(); return 1e6 } }))
+      answer({ code: r.code, message: r.message })`))
+    assert.equal(a.code, 'ERR_INVALID_ARG_VALUE')
+    assert.match(a.message, /zero-length or detached/)
+  })
+
+  test('a width getter that detaches image.data: data is read last, found empty', () => {
+    const a = survived(assert, runCase(`
+      let ab = new ArrayBuffer(400)
+      const data = new Uint8Array(ab)
+      const r = attempt(() => qr.decodeSync({ data, get width () { transfer(ab); collect(); return 10 }, height: 10 }))
+      answer({ code: r.code, message: r.message })`))
+    assert.equal(a.code, 'ERR_INVALID_ARG_VALUE')
+    assert.match(a.message, /Received 0 bytes/)
+  })
+
+  test('a resizable ArrayBuffer shrunk to nothing after the call', () => {
+    const a = survived(assert, runCase(`
+      const file = qr.generateSync('shrink', { scale: 4 })
+      const ab = new ArrayBuffer(1 << 20, { maxByteLength: 1 << 20 })
+      const view = new Uint8Array(ab, 0, file.length)
+      view.set(file)
+      qr.setConcurrency(1)
+      const ahead = Array.from({ length: 50 }, () => qr.decode(file))
+      const pending = qr.decode(view)
+      ab.resize(0); collect()
+      Promise.all([settle(pending), ...ahead]).then(([got]) => answer({ ok: got.ok, text: got.ok && got.value[0].text }))`))
+    assert.deepEqual(a, { ok: true, text: 'shrink' })
+  })
+})

@@ -1,0 +1,121 @@
+'use strict'
+// Reading codes from image files, side by side in one run, on the committed image set
+// (bench/decode-images: written by `cargo run --release -- 6 --write ../decode-images` in
+// bench/decode-engines; codes we generate at random lengths and levels, then distorted as a
+// camera would, two of the twelve sets as real JPEG files). Every engine is given the file's
+// bytes, so each time includes decoding the PNG or JPEG:
+//   jsQR        + pngjs / jpeg-js for the pixels (what jsQR users write), both polarities;
+//   zxing-wasm  zxing-cpp in WebAssembly, tryHarder, every code in the image;
+//   qr-native   decodeSync on the main thread, and decode through the threadpool.
+// An image counts as read when every code in it is read with the bytes that were encoded,
+// and as wrong when any code read holds bytes that were not.
+const fs = require('node:fs')
+const path = require('node:path')
+const { PNG } = require('pngjs')
+const jpeg = require('jpeg-js')
+const jsQR = require('jsqr')
+const qr = require('..')
+
+const SET = path.join(__dirname, 'decode-images')
+
+async function zxingReader () {
+  const zxing = require('zxing-wasm/reader')
+  const wasmBinary = fs.readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'))
+  await zxing.prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true })
+  return zxing
+}
+
+function rgbaOf (file, name) {
+  if (name.endsWith('.jpg')) {
+    const img = jpeg.decode(file, { useTArray: true, formatAsRGBA: true })
+    return { data: img.data, width: img.width, height: img.height }
+  }
+  return PNG.sync.read(file)
+}
+
+async function engines () {
+  const zxing = await zxingReader()
+  return {
+    'jsQR + pngjs/jpeg-js': async (file, name) => {
+      const img = rgbaOf(file, name)
+      const found = jsQR(new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), img.width, img.height,
+        { inversionAttempts: 'attemptBoth' })
+      return found ? [found.binaryData] : []
+    },
+    'zxing-wasm (tryHarder)': async (file) => {
+      const found = await zxing.readBarcodes(new Blob([file]), { formats: ['QRCode'], tryHarder: true, maxNumberOfSymbols: 16 })
+      return found.filter((r) => r.isValid).map((r) => r.bytes)
+    },
+    'qr-native decodeSync': async (file) => qr.decodeSync(file).map((c) => c.bytes),
+    'qr-native decode': async (file) => (await qr.decode(file)).map((c) => c.bytes)
+  }
+}
+
+function outcome (found, texts) {
+  const want = texts.map((t) => Buffer.from(t, 'utf8'))
+  const got = found.map((b) => Buffer.from(b))
+  if (got.some((g) => !want.some((w) => w.equals(g)))) return 'wrong'
+  return want.every((w) => got.some((g) => g.equals(w))) ? 'read' : 'none'
+}
+
+async function run ({ progress = () => {} } = {}) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'))
+  const all = await engines()
+  const rows = {} // rows[distortion][engine] = { n, read, wrong, ms }
+  const add = (distortion, engine, result, ms) => {
+    for (const key of [distortion, 'all']) {
+      rows[key] ??= {}
+      const r = (rows[key][engine] ??= { n: 0, read: 0, wrong: 0, ms: 0 })
+      r.n++
+      r.ms += ms
+      if (result === 'read') r.read++
+      if (result === 'wrong') r.wrong++
+    }
+  }
+  // One warm-up image per engine, not counted.
+  const first = fs.readFileSync(path.join(SET, manifest[0].file))
+  for (const e of Object.values(all)) await e(first, manifest[0].file)
+  for (const [i, entry] of manifest.entries()) {
+    const file = fs.readFileSync(path.join(SET, entry.file))
+    for (const [engine, read] of Object.entries(all)) {
+      const t = process.hrtime.bigint()
+      const found = await read(file, entry.file)
+      const ms = Number(process.hrtime.bigint() - t) / 1e6
+      add(entry.distortion, engine, outcome(found, entry.texts), ms)
+    }
+    if (i % 12 === 11) progress(`decode: ${i + 1} of ${manifest.length} images`)
+  }
+  return { images: manifest.length, rows }
+}
+
+const SYNC = 'qr-native decodeSync'
+const JSQR = 'jsQR + pngjs/jpeg-js'
+const ZXING = 'zxing-wasm (tryHarder)'
+
+function goals (results) {
+  const a = results.rows.all
+  const ms = (name) => a[name].ms / a[name].n
+  const rate = (name) => a[name].read / a[name].n
+  const wrong = Object.values(a).reduce((s, r) => s + r.wrong, 0)
+  return [
+    { goal: '#17: decode rate ≥ zxing-cpp\'s (zxing-wasm, tryHarder), same images', value: `${(100 * rate(SYNC)).toFixed(0)} % vs ${(100 * rate(ZXING)).toFixed(0)} %`, target: '≥', met: rate(SYNC) >= rate(ZXING) },
+    { goal: '#17: ms per image, jsQR (+ pngjs/jpeg-js) ÷ qr-native, files decoded by each', value: ms(JSQR) / ms(SYNC), target: '≥ 20×', met: ms(JSQR) / ms(SYNC) >= 20 },
+    { goal: '#17: ms per image, zxing-wasm ÷ qr-native, files decoded by each', value: ms(ZXING) / ms(SYNC), target: '≥ 3×', met: ms(ZXING) / ms(SYNC) >= 3 },
+    { goal: '#17: wrong texts, every engine', value: wrong, target: '0', met: wrong === 0 }
+  ]
+}
+
+function report (results) {
+  const lines = [`### Reading codes: ${results.images} images (bench/decode-images), files decoded by each engine`, '',
+    '| images | engine | read | wrong | ms per image |', '|---|---|---|---|---|']
+  for (const [distortion, engines] of Object.entries(results.rows)) {
+    for (const [engine, r] of Object.entries(engines)) {
+      const pct = distortion === 'all' ? ` (${(100 * r.read / r.n).toFixed(0)} %)` : ''
+      const name = distortion === 'all' ? '**all**' : distortion
+      lines.push(`| ${name} | ${engine} | ${r.read} of ${r.n}${pct} | ${r.wrong} | ${(r.ms / r.n).toFixed(2)} |`)
+    }
+  }
+  return lines.join('\n')
+}
+
+module.exports = { name: 'decode', run, goals, report }

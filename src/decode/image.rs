@@ -1,0 +1,120 @@
+//! Image files and pixel buffers to the grey pixels `decode` reads, within a pixel budget that
+//! is checked from the file's header before any pixel is allocated.
+
+use super::Grey;
+use crate::error::{Error, ErrorKind, Result};
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
+use std::io::Cursor;
+
+/// The formats `decode` reads, as its errors name them.
+pub const FORMATS: &str = "a PNG, JPEG, WebP, GIF or BMP file";
+
+/// Default `maxPixels`: 40 megapixels, above the largest phone photo's 12–48 MP... most of
+/// them; its 8-bit RGBA pixels take 160 MB while they are converted to grey.
+pub const DEFAULT_MAX_PIXELS: u64 = 40_000_000;
+
+/// The largest `maxPixels` accepted: 2^30 pixels (4 GiB as RGBA).
+pub const MAX_MAX_PIXELS: u64 = 1 << 30;
+
+fn format_of(bytes: &[u8]) -> Result<ImageFormat> {
+    match image::guess_format(bytes) {
+        Ok(f @ (ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::WebP | ImageFormat::Gif | ImageFormat::Bmp)) => {
+            Ok(f)
+        }
+        _ => Err(Error::invalid_value(format!(
+            "The argument 'image' must be {FORMATS}; its first bytes are none of these"
+        ))),
+    }
+}
+
+fn malformed(format: ImageFormat, e: impl std::fmt::Display) -> Error {
+    Error::invalid_value(format!("The argument 'image' is not a readable {} file: {e}", name(format)))
+}
+
+fn name(format: ImageFormat) -> &'static str {
+    match format {
+        ImageFormat::Png => "PNG",
+        ImageFormat::Jpeg => "JPEG",
+        ImageFormat::WebP => "WebP",
+        ImageFormat::Gif => "GIF",
+        _ => "BMP",
+    }
+}
+
+/// Refuses `width × height` over `max_pixels`.
+pub fn check_pixels(width: u64, height: u64, max_pixels: u64) -> Result<()> {
+    let pixels = width * height;
+    if pixels > max_pixels {
+        return Err(Error::new(
+            ErrorKind::OutOfRange,
+            format!(
+                "The argument 'image' is {width} × {height} = {pixels} pixels, over options.maxPixels ({max_pixels}); nothing was decoded"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn decoder_of(bytes: &[u8], max_pixels: u64) -> Result<(impl ImageDecoder + '_, ImageFormat)> {
+    let format = format_of(bytes)?;
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    let mut limits = Limits::default();
+    // 16-bit RGBA is the widest pixel the five formats produce; the decoders check this
+    // against the header's dimensions before they allocate.
+    limits.max_alloc = Some(max_pixels.saturating_mul(8).max(1 << 20));
+    reader.limits(limits);
+    let decoder = reader.into_decoder().map_err(|e| malformed(format, e))?;
+    let (w, h) = decoder.dimensions();
+    check_pixels(w as u64, h as u64, max_pixels)?;
+    if w == 0 || h == 0 {
+        return Err(malformed(format, "it has no pixels"));
+    }
+    Ok((decoder, format))
+}
+
+/// Width and height from the file's header, checked against `max_pixels`. Reads no pixel data.
+pub fn dimensions(bytes: &[u8], max_pixels: u64) -> Result<(u32, u32)> {
+    decoder_of(bytes, max_pixels).map(|(d, _)| d.dimensions())
+}
+
+/// Decodes a file (the first frame of an animation) to grey: its header first, refused over
+/// `max_pixels` before any pixel is allocated; transparent pixels count as white.
+pub fn read(bytes: &[u8], max_pixels: u64) -> Result<Grey> {
+    let (decoder, format) = decoder_of(bytes, max_pixels)?;
+    let image = DynamicImage::from_decoder(decoder).map_err(|e| malformed(format, e))?;
+    let (width, height) = (image.width(), image.height());
+    let pixels = if image.color().has_alpha() {
+        grey_of_rgba(image.into_rgba8().as_raw())
+    } else {
+        image.into_luma8().into_raw()
+    };
+    Ok(Grey { width, height, pixels })
+}
+
+/// Pixels from `{ data, width, height }`: grey when there is one byte a pixel, RGBA when four.
+pub fn from_pixels(data: Vec<u8>, width: u32, height: u32) -> Result<Grey> {
+    let n = width as u64 * height as u64;
+    let pixels = if data.len() as u64 == n {
+        data
+    } else if data.len() as u64 == n * 4 {
+        grey_of_rgba(&data)
+    } else {
+        return Err(Error::invalid_value(format!(
+            "The argument 'image.data' must hold width × height bytes (grey) or 4 × width × height (RGBA): {n} or {}. Received {} bytes",
+            n * 4,
+            data.len()
+        )));
+    };
+    Ok(Grey { width, height, pixels })
+}
+
+/// Rec. 709 luma of each RGBA pixel, composited over white by its alpha.
+fn grey_of_rgba(rgba: &[u8]) -> Vec<u8> {
+    rgba.chunks_exact(4)
+        .map(|p| {
+            let y = (54 * p[0] as u32 + 183 * p[1] as u32 + 19 * p[2] as u32 + 128) >> 8;
+            let a = p[3] as u32;
+            ((y * a + 255 * (255 - a) + 127) / 255) as u8
+        })
+        .collect()
+}

@@ -1,0 +1,274 @@
+//! Reading QR codes from pixels. The engine is rxing's port of zxing-cpp's QR reader (chosen
+//! by measurement: `bench/decode-engines`); this module decides which passes to run over an
+//! image (two binarizers, both polarities), and reads what the reader does not report (mask,
+//! level, version) from the sampled module grid itself.
+//!
+//! Nothing here knows JavaScript; `image` turns files into the grey pixels `decode` takes.
+
+pub mod image;
+
+use crate::qr::matrix::{format_bits, format_cells};
+use crate::qr::EcLevel;
+use rxing::common::{
+    BitMatrix, DetectorRXingResult, GlobalHistogramBinarizer, HybridBinarizer, PerspectiveTransform, Quadrilateral,
+};
+use rxing::qrcode::cpp_port::{decoder, detector};
+use rxing::{Binarizer, BinaryBitmap, Luma8Source, Point as RxPoint};
+
+/// Grey pixels, one byte each (0 = black), row-major.
+pub struct Grey {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<u8>,
+}
+
+/// How hard to look, and where.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DecodeOptions {
+    /// `Some(false)`: dark codes on light only; `Some(true)`: light on dark only;
+    /// `None`: dark on light, then light on dark if the first found nothing.
+    pub inverted: Option<bool>,
+    /// Run every pass and keep every code any of them finds, instead of stopping at the
+    /// first pass that finds one.
+    pub try_harder: bool,
+    /// The image is one clean code (a generated image): try the fast pure-symbol path first.
+    pub pure: bool,
+}
+
+/// A point in image pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    pub x: f32,
+    pub y: f32,
+}
+
+/// One code read from an image.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The payload: every segment's bytes in order (numeric and alphanumeric segments as their
+    /// ASCII characters, Kanji as Shift JIS), without mode or ECI headers.
+    pub bytes: Vec<u8>,
+    /// The payload as text: under its ECI when it declares one, else as UTF-8; `None` when the
+    /// bytes are neither.
+    pub text: Option<String>,
+    pub version: u8,
+    pub level: EcLevel,
+    pub mask: u8,
+    /// Top-left, top-right, bottom-right, bottom-left corners of the symbol (without its quiet
+    /// zone), as the code reads, in image pixels.
+    pub corners: [Point; 4],
+}
+
+impl Found {
+    fn centre(&self) -> Point {
+        let (x, y) = self.corners.iter().fold((0.0, 0.0), |(x, y), p| (x + p.x, y + p.y));
+        Point { x: x / 4.0, y: y / 4.0 }
+    }
+
+    /// The symbol's side in pixels, roughly (the mean of its two diagonals over √2).
+    fn side(&self) -> f32 {
+        let d = |a: Point, b: Point| ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt();
+        (d(self.corners[0], self.corners[2]) + d(self.corners[1], self.corners[3])) / (2.0 * std::f32::consts::SQRT_2)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Binarize {
+    /// Local thresholds over 8×8 blocks: uneven light, shadows.
+    Hybrid,
+    /// One threshold per row from the histogram: blur and low resolution.
+    Global,
+}
+
+/// Every code in `grey`, in reading order (top to bottom, then left to right); empty if none.
+pub fn decode(grey: &Grey, options: &DecodeOptions) -> Vec<Found> {
+    let polarities: &[bool] = match options.inverted {
+        Some(false) => &[false],
+        Some(true) => &[true],
+        None => &[false, true],
+    };
+    let mut found: Vec<Found> = Vec::new();
+    'passes: for &inverted in polarities {
+        for binarize in [Binarize::Hybrid, Binarize::Global] {
+            // A panic inside the reader is a bug in it, not in the image: that pass reads
+            // nothing and the others still run.
+            let pass = std::panic::catch_unwind(|| read_pass(grey, binarize, inverted, options));
+            for code in pass.unwrap_or_default() {
+                if !found.iter().any(|f| same_code(f, &code)) {
+                    found.push(code);
+                }
+            }
+            if !found.is_empty() && !options.try_harder {
+                break 'passes;
+            }
+        }
+    }
+    reading_order(found)
+}
+
+fn read_pass(grey: &Grey, binarize: Binarize, inverted: bool, options: &DecodeOptions) -> Vec<Found> {
+    let Ok(source) = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height) else {
+        return Vec::new();
+    };
+    match binarize {
+        Binarize::Hybrid => read_bitmap(BinaryBitmap::new(HybridBinarizer::new(source)), inverted, options),
+        Binarize::Global => read_bitmap(BinaryBitmap::new(GlobalHistogramBinarizer::new(source)), inverted, options),
+    }
+}
+
+fn read_bitmap<B: Binarizer>(mut bitmap: BinaryBitmap<B>, inverted: bool, options: &DecodeOptions) -> Vec<Found> {
+    if inverted {
+        bitmap.invert();
+    }
+    let bits = bitmap.get_black_matrix();
+    if options.pure {
+        if let Some(code) = detector::DetectPureQR(bits).ok().and_then(|d| read_symbol(d.getBits(), d.getPoints())) {
+            return vec![code];
+        }
+    }
+    let mut found = read_finders(bits, options.try_harder);
+    if found.is_empty() && !options.try_harder {
+        found = read_finders(bits, true);
+    }
+    if found.is_empty() {
+        // ZXing's own detector finds finder patterns by another route, and reads some noisy
+        // images the first misses (measured: `bench/decode-engines`); one code at most.
+        let hints = rxing::DecodeHints { TryHarder: Some(true), ..Default::default() };
+        let detected = rxing::qrcode::detector::Detector::new(bits).detect_with_hints(&hints).ok();
+        if let Some(code) = detected.and_then(|d| {
+            let corners = zxing_corners(d.getPoints(), d.getBits().getWidth())?;
+            read_symbol(d.getBits(), &corners)
+        }) {
+            found.push(code);
+        }
+    }
+    found
+}
+
+/// zxing-cpp's route: every finder pattern (on every row when `every_row`, else on rows a few
+/// modules apart), grouped in threes, each group sampled and decoded; a pattern used by one
+/// code is not tried in another.
+fn read_finders(bits: &BitMatrix, every_row: bool) -> Vec<Found> {
+    let mut patterns = detector::FindFinderPatterns(bits, every_row, 0);
+    let mut found = Vec::new();
+    let mut used = Vec::new();
+    for set in detector::GenerateFinderPatternSets(&mut patterns) {
+        if used.contains(&set.bl) || used.contains(&set.tl) || used.contains(&set.tr) {
+            continue;
+        }
+        let Some(code) = detector::SampleQR(bits, &set).ok().and_then(|d| read_symbol(d.getBits(), d.getPoints()))
+        else {
+            continue;
+        };
+        used.extend([set.bl, set.tl, set.tr]);
+        found.push(code);
+    }
+    found
+}
+
+/// The grid's corners in the order the sampler reports them ([tl, tr, bl, br]) from what
+/// ZXing's detector reports (the finder centres bl, tl, tr and the alignment pattern, if
+/// found), through the same transform it sampled with.
+fn zxing_corners(points: &[RxPoint], dimension: u32) -> Option<[RxPoint; 4]> {
+    let (bl, tl, tr) = (*points.first()?, *points.get(1)?, *points.get(2)?);
+    let far = dimension as f32 - 3.5;
+    let (br, br_modules) = match points.get(3) {
+        Some(alignment) => (*alignment, far - 3.0),
+        None => (RxPoint::new(tr.x - tl.x + bl.x, tr.y - tl.y + bl.y), far),
+    };
+    let modules = Quadrilateral([
+        RxPoint::new(3.5, 3.5),
+        RxPoint::new(far, 3.5),
+        RxPoint::new(br_modules, br_modules),
+        RxPoint::new(3.5, far),
+    ]);
+    let t = PerspectiveTransform::quadrilateralToQuadrilateral(modules, Quadrilateral([tl, tr, br, bl])).ok()?;
+    let d = dimension as f32;
+    let at = |x: f32, y: f32| t.transform_point(RxPoint::new(x, y));
+    Some([at(0.0, 0.0), at(d, 0.0), at(0.0, d), at(d, d)])
+}
+
+/// Decodes one sampled symbol whose grid's corners are `points` ([tl, tr, bl, br] of the
+/// grid as sampled); `None` unless its error correction succeeds.
+fn read_symbol(grid: &BitMatrix, points: &[RxPoint]) -> Option<Found> {
+    let size = grid.getWidth() as usize;
+    if grid.getHeight() as usize != size || !(21..=177).contains(&size) || size % 4 != 1 {
+        return None;
+    }
+    let result = decoder::Decode(grid).ok()?;
+    if !result.isValid() {
+        return None;
+    }
+    let mirrored = result.isMirrored();
+    let (level, mask) = read_format(grid, size, mirrored)?;
+    let content = result.content();
+    let bytes = content.bytes().to_vec();
+    let text = if content.has_eci {
+        // The reader's own ECI decoding; a panic in it loses the text, not the code.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| result.text())).ok()
+    } else {
+        String::from_utf8(bytes.clone()).ok()
+    };
+    // The sampler reports [tl, tr, bl, br] of the grid it read; a mirrored symbol's grid is
+    // its transpose, so its top-right and bottom-left swap.
+    let at = |i: usize| points.get(i).map(|q: &RxPoint| Point { x: q.x, y: q.y });
+    let (tl, tr, bl, br) = (at(0)?, at(1)?, at(2)?, at(3)?);
+    let corners = if mirrored { [tl, bl, br, tr] } else { [tl, tr, br, bl] };
+    Some(Found { bytes, text, version: ((size - 17) / 4) as u8, level, mask, corners })
+}
+
+/// The level and mask the symbol's format bits name: the valid format word nearest to either
+/// copy, within the three errors the code corrects.
+fn read_format(grid: &BitMatrix, size: usize, mirrored: bool) -> Option<(EcLevel, u8)> {
+    let dark = |(row, col): (usize, usize)| {
+        let (x, y) = if mirrored { (row, col) } else { (col, row) };
+        grid.get(x as u32, y as u32)
+    };
+    let mut copies = [0u32; 2];
+    for i in 0..15 {
+        for (copy, cell) in copies.iter_mut().zip(format_cells(size, i)) {
+            *copy |= (dark(cell) as u32) << i;
+        }
+    }
+    let mut best: Option<(u32, EcLevel, u8)> = None;
+    for level in [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H] {
+        for mask in 0..8 {
+            let word = format_bits(level, mask);
+            let distance = copies.iter().map(|c| (c ^ word).count_ones()).min().unwrap_or(u32::MAX);
+            if best.is_none_or(|(d, _, _)| distance < d) {
+                best = Some((distance, level, mask));
+            }
+        }
+    }
+    best.filter(|&(d, _, _)| d <= 3).map(|(_, level, mask)| (level, mask))
+}
+
+/// Two finds are one code when they hold the same bytes and their centres lie within half a
+/// symbol of each other.
+fn same_code(a: &Found, b: &Found) -> bool {
+    let (ca, cb) = (a.centre(), b.centre());
+    let near = a.side().max(b.side()) / 2.0;
+    a.bytes == b.bytes && (ca.x - cb.x).abs() <= near && (ca.y - cb.y).abs() <= near
+}
+
+/// Sorts codes into rows (a code whose centre lies within half a symbol below the row's first
+/// centre joins that row), the rows top to bottom and each row left to right.
+fn reading_order(mut codes: Vec<Found>) -> Vec<Found> {
+    codes.sort_by(|a, b| a.centre().y.total_cmp(&b.centre().y));
+    let mut rows: Vec<Vec<Found>> = Vec::new();
+    for code in codes {
+        match rows.last_mut() {
+            Some(row) if code.centre().y - row[0].centre().y <= row[0].side() / 2.0 => row.push(code),
+            _ => rows.push(vec![code]),
+        }
+    }
+    rows.into_iter()
+        .flat_map(|mut row| {
+            row.sort_by(|a, b| a.centre().x.total_cmp(&b.centre().x));
+            row
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,215 @@
+use super::*;
+use crate::qr::{self, EncodeOptions, QrInput};
+
+/// `text` encoded, drawn with `scale` px modules and a 4-module quiet zone, dark on light.
+fn draw(text: &str, options: EncodeOptions, scale: usize) -> (qr::QrMatrix, Grey) {
+    let m = qr::encode(&QrInput::Text(text), &options).expect("encodes");
+    let side = (m.size + 8) * scale;
+    let mut pixels = vec![255u8; side * side];
+    for row in 0..m.size {
+        for col in 0..m.size {
+            if m.is_dark(row, col) {
+                for y in 0..scale {
+                    let start = (row + 4) * scale + y;
+                    pixels[start * side + (col + 4) * scale..][..scale].fill(0);
+                }
+            }
+        }
+    }
+    (m, Grey { width: side as u32, height: side as u32, pixels })
+}
+
+#[test]
+fn reads_back_what_the_encoder_wrote() {
+    for level in [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H] {
+        for mask in 0..8 {
+            let options = EncodeOptions { level, mask: Some(mask), ..Default::default() };
+            let (m, grey) = draw("https://example.com/a?b=1", options, 3);
+            let found = decode(&grey, &DecodeOptions::default());
+            assert_eq!(found.len(), 1, "level {level:?} mask {mask}");
+            let f = &found[0];
+            assert_eq!(f.bytes, b"https://example.com/a?b=1");
+            assert_eq!(f.text.as_deref(), Some("https://example.com/a?b=1"));
+            assert_eq!((f.version, f.level, f.mask), (m.version, m.level, m.mask));
+            // The symbol starts 4 modules (12 px) in and is size × 3 px wide.
+            let end = (12 + m.size * 3) as f32;
+            let want = [(12.0, 12.0), (end, 12.0), (end, end), (12.0, end)];
+            for (p, (x, y)) in f.corners.iter().zip(want) {
+                assert!((p.x - x).abs() <= 1.5 && (p.y - y).abs() <= 1.5, "{:?} vs {:?}", f.corners, want);
+            }
+        }
+    }
+}
+
+#[test]
+fn inverted_codes_are_read_only_when_allowed() {
+    let (_, mut grey) = draw("light on dark", EncodeOptions::default(), 4);
+    grey.pixels.iter_mut().for_each(|p| *p = 255 - *p);
+    assert_eq!(decode(&grey, &DecodeOptions::default()).len(), 1);
+    assert_eq!(decode(&grey, &DecodeOptions { inverted: Some(true), ..Default::default() }).len(), 1);
+    assert!(decode(&grey, &DecodeOptions { inverted: Some(false), ..Default::default() }).is_empty());
+}
+
+#[test]
+fn several_codes_come_back_in_reading_order() {
+    let texts = ["first", "second", "third", "fourth"];
+    let tiles: Vec<Grey> = texts.iter().map(|t| draw(t, EncodeOptions::default(), 3).1).collect();
+    let tile = tiles[0].width as usize;
+    let side = tile * 2 + 20;
+    let mut pixels = vec![255u8; side * side];
+    for (i, t) in tiles.iter().enumerate() {
+        let (ox, oy) = ((i % 2) * (tile + 20), (i / 2) * (tile + 20));
+        for y in 0..tile {
+            pixels[(oy + y) * side + ox..][..tile].copy_from_slice(&t.pixels[y * tile..][..tile]);
+        }
+    }
+    let grey = Grey { width: side as u32, height: side as u32, pixels };
+    let found = decode(&grey, &DecodeOptions::default());
+    let read: Vec<&str> = found.iter().map(|f| f.text.as_deref().unwrap_or("")).collect();
+    assert_eq!(read, texts);
+}
+
+#[test]
+fn bytes_that_are_not_utf8_have_no_text() {
+    let segments = vec![qr::segment::Segment {
+        mode: qr::segment::Mode::Byte,
+        data: std::borrow::Cow::Borrowed(&[0xff, 0xfe, 0x00, 0x80][..]),
+    }];
+    let m = qr::encode(&QrInput::Segments(segments), &EncodeOptions::default()).expect("encodes");
+    let scale = 4;
+    let side = (m.size + 8) * scale;
+    let mut pixels = vec![255u8; side * side];
+    for y in 0..side {
+        for x in 0..side {
+            let (r, c) = (y / scale, x / scale);
+            if (4..m.size + 4).contains(&r) && (4..m.size + 4).contains(&c) && m.is_dark(r - 4, c - 4) {
+                pixels[y * side + x] = 0;
+            }
+        }
+    }
+    let found = decode(&Grey { width: side as u32, height: side as u32, pixels }, &DecodeOptions::default());
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].bytes, [0xff, 0xfe, 0x00, 0x80]);
+    assert_eq!(found[0].text, None);
+}
+
+#[test]
+fn blank_and_tiny_images_hold_no_code() {
+    for (w, h) in [(1, 1), (1, 500), (500, 1), (21, 21), (300, 300)] {
+        let grey = Grey { width: w, height: h, pixels: vec![255; (w * h) as usize] };
+        assert!(decode(&grey, &DecodeOptions { try_harder: true, pure: true, ..Default::default() }).is_empty());
+    }
+}
+
+/// `grey` saved as `format` by the `image` crate's own encoder.
+fn file_of(grey: &Grey, format: ::image::ImageFormat) -> Vec<u8> {
+    let img = ::image::GrayImage::from_raw(grey.width, grey.height, grey.pixels.clone()).expect("sized");
+    let mut out = std::io::Cursor::new(Vec::new());
+    match format {
+        // The WebP and GIF encoders here take RGB(A) only.
+        ::image::ImageFormat::WebP | ::image::ImageFormat::Gif => {
+            ::image::DynamicImage::ImageLuma8(img).to_rgba8().write_to(&mut out, format)
+        }
+        _ => img.write_to(&mut out, format),
+    }
+    .expect("encodes");
+    out.into_inner()
+}
+
+const FORMATS: [::image::ImageFormat; 5] = [
+    ::image::ImageFormat::Png,
+    ::image::ImageFormat::Jpeg,
+    ::image::ImageFormat::WebP,
+    ::image::ImageFormat::Gif,
+    ::image::ImageFormat::Bmp,
+];
+
+#[test]
+fn every_format_reads_to_the_same_code() {
+    let (_, grey) = draw("formats", EncodeOptions::default(), 4);
+    for format in FORMATS {
+        let file = file_of(&grey, format);
+        let read = image::read(&file, image::DEFAULT_MAX_PIXELS).unwrap_or_else(|e| panic!("{format:?}: {e}"));
+        assert_eq!((read.width, read.height), (grey.width, grey.height), "{format:?}");
+        let found = decode(&read, &DecodeOptions::default());
+        assert_eq!(found.len(), 1, "{format:?}");
+        assert_eq!(found[0].bytes, b"formats", "{format:?}");
+    }
+}
+
+#[test]
+fn every_format_is_refused_over_max_pixels_and_when_cut_short() {
+    let (_, grey) = draw("budget", EncodeOptions::default(), 4);
+    let pixels = (grey.width * grey.height) as u64;
+    for format in FORMATS {
+        let file = file_of(&grey, format);
+        let over = image::read(&file, pixels - 1).err().unwrap_or_else(|| panic!("{format:?} read over budget"));
+        assert_eq!(over.kind, crate::error::ErrorKind::OutOfRange, "{format:?}");
+        assert!(image::read(&file, pixels).is_ok(), "{format:?}");
+        // Every prefix is an error or an image, never a panic; the short ones are errors.
+        for cut in (0..file.len()).step_by(7) {
+            if let Err(e) = image::read(&file[..cut], pixels) {
+                assert_eq!(e.kind, crate::error::ErrorKind::InvalidArgValue, "{format:?} cut at {cut}: {e}");
+            }
+        }
+        assert!(image::read(&file[..file.len().min(16)], pixels).is_err(), "{format:?}");
+    }
+}
+
+/// A PNG whose header claims `w × h` and whose data is a few bytes: refused from the header.
+#[test]
+fn a_bomb_is_refused_before_its_pixels_are_allocated() {
+    let (_, grey) = draw("bomb", EncodeOptions::default(), 1);
+    let mut png = file_of(&grey, ::image::ImageFormat::Png);
+    // IHDR's width and height sit at bytes 16..24; its CRC (29..33) is recomputed.
+    png[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+    png[20..24].copy_from_slice(&100_000u32.to_be_bytes());
+    let crc = crc32(&png[12..29]);
+    png[29..33].copy_from_slice(&crc.to_be_bytes());
+    let before = crate::alloc::LIVE.load(std::sync::atomic::Ordering::Relaxed);
+    let e = image::read(&png, image::DEFAULT_MAX_PIXELS).err().expect("refused");
+    assert_eq!(e.kind, crate::error::ErrorKind::OutOfRange);
+    assert!(e.message.contains("100000 × 100000"), "{}", e.message);
+    let e = image::dimensions(&png, image::DEFAULT_MAX_PIXELS).expect_err("refused");
+    assert_eq!(e.kind, crate::error::ErrorKind::OutOfRange);
+    let after = crate::alloc::LIVE.load(std::sync::atomic::Ordering::Relaxed);
+    // Other tests run alongside and allocate too; the bomb would have taken 10 GB.
+    assert!(after.abs_diff(before) < 1 << 26, "{before} → {after}");
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn transparent_pixels_count_as_light() {
+    let (_, grey) = draw("alpha", EncodeOptions::default(), 4);
+    // Dark modules opaque black, light ones fully transparent (and black underneath).
+    let rgba: Vec<u8> = grey.pixels.iter().flat_map(|&p| [0, 0, 0, 255 - p]).collect();
+    let read = image::from_pixels(rgba, grey.width, grey.height).expect("sized");
+    assert_eq!(decode(&read, &DecodeOptions::default())[0].bytes, b"alpha");
+}
+
+#[test]
+fn corners_from_zxings_detector_are_the_symbols() {
+    // Version 1 (no alignment pattern) and version 7 (one found): both ways to the corners.
+    for text in ["v1", "a longer text, so that the code needs version seven or so to hold it all...."] {
+        let (m, grey) = draw(text, EncodeOptions { level: EcLevel::H, ..Default::default() }, 3);
+        let source = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height).expect("sized");
+        let bitmap = BinaryBitmap::new(HybridBinarizer::new(source));
+        let d = rxing::qrcode::detector::Detector::new(bitmap.get_black_matrix()).detect().expect("detected");
+        assert_eq!(d.getPoints().len(), if m.version > 1 { 4 } else { 3 }, "v{}", m.version);
+        let corners = zxing_corners(d.getPoints(), d.getBits().getWidth()).expect("a transform");
+        let end = (12 + m.size * 3) as f32;
+        for (p, (x, y)) in corners.iter().zip([(12.0, 12.0), (end, 12.0), (12.0, end), (end, end)]) {
+            assert!((p.x - x).abs() <= 1.5 && (p.y - y).abs() <= 1.5, "v{}: {corners:?}", m.version);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! `decode` and `decodeSync` as JavaScript sees them: the options and the image are read and
+//! checked on the main thread (the file's header against `maxPixels` before anything is
+//! copied), the image copied off the JavaScript heap, then `crate::decode` runs on the
+//! threadpool or inline.
+
+use super::js::{self, Val};
+use super::qr::sync_call;
+use super::signal::{self, SignalWatch};
+use crate::decode::image::{self as img, DEFAULT_MAX_PIXELS, FORMATS, MAX_MAX_PIXELS};
+use crate::decode::{self, DecodeOptions, Found};
+use crate::error::{catch_panic, Error, ErrorKind, Result};
+use napi::bindgen_prelude::{Either, Null, Uint8Array};
+use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
+use napi_derive::napi;
+
+/// A point in image pixels.
+#[napi(object, js_name = "Point")]
+pub struct JsPoint {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// The symbol's four corners (without its quiet zone) as the code reads.
+#[napi(object, js_name = "QrPosition")]
+pub struct JsPosition {
+    pub top_left: JsPoint,
+    pub top_right: JsPoint,
+    pub bottom_right: JsPoint,
+    pub bottom_left: JsPoint,
+}
+
+/// One code read from an image.
+#[napi(object, js_name = "QrCode")]
+pub struct JsQrCode {
+    /// The payload as text (under its ECI if it declares one, else UTF-8); `null` when the
+    /// bytes are not text.
+    pub text: Either<String, Null>,
+    /// The payload's bytes.
+    pub bytes: Uint8Array,
+    #[napi(ts_type = "Version")]
+    pub version: u32,
+    #[napi(ts_type = "'L' | 'M' | 'Q' | 'H'")]
+    pub error_correction_level: String,
+    #[napi(ts_type = "MaskPattern")]
+    pub mask: u32,
+    pub position: JsPosition,
+}
+
+/// Options of `decode`. Unknown keys are ignored; each known key is checked.
+// Declared for the TypeScript definitions only: options are read key by key in `read_options`.
+#[allow(dead_code)]
+#[napi(object, js_name = "DecodeOptions")]
+pub struct DecodeOptionsJs {
+    /// Light codes on dark: `true` reads only those, `false` only dark on light; by default
+    /// light on dark is tried when dark on light finds nothing.
+    pub inverted: Option<bool>,
+    /// Run every pass (two binarizers, both polarities) and return every code any finds.
+    pub try_harder: Option<bool>,
+    /// The image is one clean, generated code: try the fast path for that first.
+    pub pure: Option<bool>,
+    /// Largest image accepted, in pixels (width × height, read from the header before any
+    /// pixel is decoded): an integer 1..2^30, default 40,000,000.
+    pub max_pixels: Option<u32>,
+    /// Cancels the call while it waits for a thread; rejects with an `AbortError`.
+    #[napi(ts_type = "AbortSignal")]
+    pub signal: Option<()>,
+}
+
+fn to_js(found: Found) -> JsQrCode {
+    let p = |i: usize| JsPoint { x: found.corners[i].x as f64, y: found.corners[i].y as f64 };
+    JsQrCode {
+        position: JsPosition { top_left: p(0), top_right: p(1), bottom_right: p(2), bottom_left: p(3) },
+        text: match found.text {
+            Some(t) => Either::A(t),
+            None => Either::B(Null),
+        },
+        bytes: Uint8Array::from(found.bytes),
+        version: found.version as u32,
+        error_correction_level: found.level.letter().to_string(),
+        mask: found.mask as u32,
+    }
+}
+
+/// An image copied off the JavaScript heap, not yet turned into pixels.
+enum Image {
+    File(Vec<u8>),
+    Pixels { data: Vec<u8>, width: u32, height: u32 },
+}
+
+struct Request {
+    image: Image,
+    options: DecodeOptions,
+    max_pixels: u64,
+}
+
+impl Request {
+    fn run(&mut self) -> Result<Vec<Found>> {
+        let grey = match std::mem::replace(&mut self.image, Image::File(Vec::new())) {
+            Image::File(bytes) => img::read(&bytes, self.max_pixels)?,
+            Image::Pixels { data, width, height } => img::from_pixels(data, width, height)?,
+        };
+        Ok(decode::decode(&grey, &self.options))
+    }
+}
+
+fn read_options(options: Option<Val>) -> Result<(DecodeOptions, u64, Option<Val>)> {
+    let mut o = DecodeOptions::default();
+    let mut max_pixels = DEFAULT_MAX_PIXELS;
+    let mut signal = None;
+    let Some(v) = js::options_object("options", options)? else { return Ok((o, max_pixels, None)) };
+    v.for_each_own(|key, v| {
+        match key {
+            "inverted" => o.inverted = Some(js::bool_of("options.inverted", &v)?),
+            "tryHarder" => o.try_harder = js::bool_of("options.tryHarder", &v)?,
+            "pure" => o.pure = js::bool_of("options.pure", &v)?,
+            "maxPixels" => max_pixels = js::integer_in("options.maxPixels", &v, 1, MAX_MAX_PIXELS as i64)? as u64,
+            "signal" => {
+                signal::check_shape(&v)?;
+                signal = Some(v);
+            }
+            _ => {}
+        }
+        Ok(())
+    })?;
+    Ok((o, max_pixels, signal))
+}
+
+const IMAGE_TYPE: &str = "an instance of Buffer or Uint8Array, or an object { data, width, height }";
+
+/// Reads `image` after the options (whose getters could otherwise detach it between our look
+/// and our copy). A file's header is checked here, from the caller's bytes, so an image over
+/// `max_pixels` is refused before anything is copied.
+fn read_image(v: Val, max_pixels: u64) -> Result<Image> {
+    if v.value_type() != ValueType::Object {
+        return Err(js::wrong_type("image", IMAGE_TYPE, &v));
+    }
+    if v.is_typedarray() {
+        let Some(bytes) = v.typed_bytes() else { return Err(js::wrong_type("image", IMAGE_TYPE, &v)) };
+        if bytes.is_empty() {
+            return Err(Error::invalid_value(format!(
+                "The argument 'image' must be {FORMATS} (a zero-length or detached buffer)"
+            )));
+        }
+        img::dimensions(bytes, max_pixels)?;
+        return Ok(Image::File(js::copy_of(bytes)));
+    }
+    let side = |name: &str| -> Result<u32> {
+        let key = &name["image.".len()..];
+        match v.prop(key)? {
+            Some(n) => Ok(js::integer_in(name, &n, 1, u32::MAX as i64)? as u32),
+            None => {
+                Err(Error::invalid_type(format!("The \"{name}\" property must be of type number. Received undefined")))
+            }
+        }
+    };
+    let (width, height) = (side("image.width")?, side("image.height")?);
+    img::check_pixels(width as u64, height as u64, max_pixels)?;
+    let Some(data) = v.prop("data")? else {
+        return Err(Error::invalid_type(
+            "The \"image.data\" property must be an instance of Uint8Array or Uint8ClampedArray. Received undefined",
+        ));
+    };
+    // Taken last, after every getter has run, and copied at once.
+    let Some(bytes) = data.pixel_bytes() else {
+        return Err(js::wrong_type("image.data", "an instance of Uint8Array or Uint8ClampedArray", &data));
+    };
+    let n = width as u64 * height as u64;
+    if bytes.len() as u64 != n && bytes.len() as u64 != n * 4 {
+        return Err(Error::invalid_value(format!(
+            "The argument 'image.data' must hold width × height bytes (grey) or 4 × width × height (RGBA): {n} or {}. Received {} bytes",
+            n * 4,
+            bytes.len()
+        )));
+    }
+    Ok(Image::Pixels { data: js::copy_of(bytes), width, height })
+}
+
+fn request(env: &Env, image: Unknown, options: Option<Unknown>) -> Result<(Request, Option<Val>)> {
+    let (options, max_pixels, signal) = read_options(options.map(|o| Val::new(env, o.raw())))?;
+    let image = read_image(Val::new(env, image.raw()), max_pixels)?;
+    Ok((Request { image, options, max_pixels }, signal))
+}
+
+/// One `decode` call's work on the threadpool.
+pub struct DecodeTask {
+    request: Request,
+    watch: Option<SignalWatch>,
+}
+
+impl super::queue::Queued for DecodeTask {
+    fn watch(&self) -> Option<&SignalWatch> {
+        self.watch.as_ref()
+    }
+}
+
+impl Task for DecodeTask {
+    type Output = Result<Vec<Found>>;
+    type JsValue = Vec<JsQrCode>;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(catch_panic(|| {
+            #[cfg(feature = "inject-panic")]
+            super::maybe_panic("decode");
+            if let Some(w) = &self.watch {
+                w.flag.check()?;
+            }
+            self.request.run()
+        }))
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        let raw = env.raw();
+        if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
+            return Err(signal::abort_error(raw, self.watch.as_ref()));
+        }
+        match output {
+            Ok(found) => Ok(found.into_iter().map(to_js).collect()),
+            Err(e) if e.kind == ErrorKind::Aborted => Err(signal::abort_error(raw, self.watch.as_ref())),
+            Err(e) => Err(js::to_napi(raw, &e)),
+        }
+    }
+
+    fn finally(self, env: Env) -> napi::Result<()> {
+        if let Some(w) = self.watch {
+            w.release(env.raw());
+        }
+        Ok(())
+    }
+}
+
+/// Reads every QR code in `image` on the libuv threadpool (through qr-native's queue).
+/// Resolves with the codes in reading order, `[]` if none.
+#[napi(ts_args_type = "image: ImageInput, options?: DecodeOptions", ts_return_type = "Promise<QrCode[]>")]
+pub fn decode(env: Env, image: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
+    let raw = env.raw();
+    let started = (|| -> std::result::Result<DecodeTask, (Error, Option<sys::napi_value>)> {
+        super::queue::check_room()?;
+        let (request, signal_val) = request(&env, image, options)?;
+        let watch = match signal::watch(&env, signal_val) {
+            Err(e) if e.kind == ErrorKind::Aborted => {
+                let reason = signal_val.map(|s| signal::aborted_value(raw, &s));
+                return Err((e, reason));
+            }
+            other => other.map_err(|e| (e, None))?,
+        };
+        Ok(DecodeTask { request, watch })
+    })();
+    let value = match started {
+        Ok(task) => super::queue::spawn(raw, task)?,
+        Err((_, Some(abort_value))) if !js::exception_pending(raw) => js::rejected_with(raw, abort_value)?,
+        Err((e, _)) => js::rejected(raw, &e)?,
+    };
+    Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
+}
+
+/// `decode` on the calling thread: blocks the event loop for the whole decode.
+#[napi(ts_args_type = "image: ImageInput, options?: DecodeOptions")]
+pub fn decode_sync(env: Env, image: Unknown, options: Option<Unknown>) -> napi::Result<Vec<JsQrCode>> {
+    let found = sync_call(&env, || {
+        #[cfg(feature = "inject-panic")]
+        super::maybe_panic("decodeSync");
+        let (mut request, _) = request(&env, image, options)?;
+        request.run()
+    })?;
+    Ok(found.into_iter().map(to_js).collect())
+}
