@@ -3,7 +3,7 @@
 //! plain values here; these functions encode and render with `qrcode`'s geometry and
 //! report failures with `qrcode`'s messages.
 
-use super::js::{self, Val};
+use super::js::Val;
 use super::qr::{Format, InputData, Job, QrTask, Settings};
 use crate::error::{Error, ErrorKind, Result};
 use crate::qr::render::{Colour, RenderOptions};
@@ -207,13 +207,11 @@ pub fn compat_encode(env: Env, payload: Unknown, options: Unknown) -> napi::Resu
 )]
 pub fn compat_render(env: Env, payload: Unknown, options: Unknown) -> napi::Result<Unknown<'static>> {
     let raw = env.raw();
-    let value = match super::queue::check_room().and_then(|_| read(&env, payload, options)) {
-        Ok((input, settings, kanji)) => {
-            let job = if settings.format == Format::Png { Job::Generate(input) } else { Job::Text(input) };
-            let task = QrTask { job, settings, watch: None, kanji, compat: true };
-            super::queue::spawn(raw, task)?
-        }
-        Err(e) => js::rejected(raw, &e)?,
-    };
+    let value = super::queue::call(raw, || {
+        let (input, settings, kanji) = read(&env, payload, options)?;
+        let job = if settings.format == Format::Png { Job::Generate(input) } else { Job::Text(input) };
+        // The compat layer's callers pass no signal.
+        Ok((None, move |watch| QrTask { job, settings, watch, kanji, compat: true }))
+    })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }

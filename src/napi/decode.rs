@@ -10,7 +10,7 @@ use crate::decode::image::{self as img, DEFAULT_MAX_PIXELS, FORMATS, MAX_MAX_PIX
 use crate::decode::{self, DecodeOptions, Found};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use napi::bindgen_prelude::{Either, Null, Uint8Array};
-use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
+use napi::{Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
 
 /// A point in image pixels.
@@ -233,23 +233,10 @@ impl Task for DecodeTask {
 #[napi(ts_args_type = "image: ImageInput, options?: DecodeOptions", ts_return_type = "Promise<QrCode[]>")]
 pub fn decode(env: Env, image: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
     let raw = env.raw();
-    let started = (|| -> std::result::Result<DecodeTask, (Error, Option<sys::napi_value>)> {
-        super::queue::check_room()?;
+    let value = super::queue::call(raw, || {
         let (request, signal_val) = request(&env, image, options)?;
-        let watch = match signal::watch(&env, signal_val) {
-            Err(e) if e.kind == ErrorKind::Aborted => {
-                let reason = signal_val.map(|s| signal::aborted_value(raw, &s));
-                return Err((e, reason));
-            }
-            other => other.map_err(|e| (e, None))?,
-        };
-        Ok(DecodeTask { request, watch })
-    })();
-    let value = match started {
-        Ok(task) => super::queue::spawn(raw, task)?,
-        Err((_, Some(abort_value))) if !js::exception_pending(raw) => js::rejected_with(raw, abort_value)?,
-        Err((e, _)) => js::rejected(raw, &e)?,
-    };
+        Ok((signal_val, move |watch| DecodeTask { request, watch }))
+    })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
 

@@ -623,39 +623,28 @@ unsafe extern "C" fn first_many(env: sys::napi_env, info: sys::napi_callback_inf
 
 unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let call = unsafe { Call::read(env, info) };
-    let started = (|| -> std::result::Result<ScanTask, (Error, Option<Val>)> {
-        let matcher = call.matcher().map_err(|e| (e, None))?.clone();
-        super::queue::check_room().map_err(|e| (e, None))?;
+    let value = super::queue::call(env, || {
+        let matcher = call.matcher()?.clone();
         let data_val = call.arg(0);
-        let wrong =
-            |v: &Val| (js::wrong_type("data", "of type string or an instance of Buffer or Uint8Array", v), None);
-        let source = match data_val.value_type() {
-            ValueType::String => ScanData::Text(data_val.get_string("data").map_err(|e| (e, None))?),
+        let wrong = |v: &Val| js::wrong_type("data", "of type string or an instance of Buffer or Uint8Array", v);
+        let data = match data_val.value_type() {
+            ValueType::String => ScanData::Text(data_val.get_string("data")?),
             // Copied here, on the JavaScript thread: no pointer into the caller's buffer
             // reaches the threadpool, where it could be transferred, detached or resized.
-            ValueType::Object => ScanData::Bytes(
-                data_val.get_bytes("data", MAX_SCAN_BYTES).ok_or_else(|| wrong(&data_val))?.map_err(|e| (e, None))?,
-            ),
+            ValueType::Object => {
+                ScanData::Bytes(data_val.get_bytes("data", MAX_SCAN_BYTES).ok_or_else(|| wrong(&data_val))??)
+            }
             _ => return Err(wrong(&data_val)),
         };
         let mut signal_val = None;
-        if let Some(o) = js::options_object("options", Some(call.arg(1))).map_err(|e| (e, None))? {
-            signal_val = o.prop("signal").map_err(|e| (e, None))?;
+        if let Some(o) = js::options_object("options", Some(call.arg(1)))? {
+            signal_val = o.prop("signal")?;
             if let Some(s) = &signal_val {
-                signal::check_shape(s).map_err(|e| (e, None))?;
+                signal::check_shape(s)?;
             }
         }
-        let napi_env = Env::from_raw(env);
-        let watch = signal::watch(&napi_env, signal_val).map_err(|e| (e, signal_val))?;
-        Ok(ScanTask { matcher, data: source, watch })
-    })();
-    let value = match started {
-        Ok(task) => super::queue::spawn(env, task),
-        Err((e, Some(sig))) if e.kind == ErrorKind::Aborted && !js::exception_pending(env) => {
-            js::rejected_with(env, signal::aborted_value(env, &sig))
-        }
-        Err((e, _)) => js::rejected(env, &e),
-    };
+        Ok((signal_val, move |watch| ScanTask { matcher, data, watch }))
+    });
     value.unwrap_or(std::ptr::null_mut())
 }
 

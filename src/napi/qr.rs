@@ -345,33 +345,12 @@ fn spawn(
     make: impl FnOnce(&Settings) -> Result<Job>,
 ) -> napi::Result<Unknown<'static>> {
     let raw = env.raw();
-    let options = options.map(|o| Val::new(env, o.raw()));
-    // Failures carry the abort error's value when the signal had already aborted.
-    let started = (|| -> std::result::Result<QrTask, (Error, Option<sys::napi_value>)> {
-        super::queue::check_room()?;
-        let (settings, signal_val) = read_options(options, default_format)?;
+    let value = super::queue::call(raw, || {
+        let (settings, signal_val) = read_options(options.map(|o| Val::new(env, o.raw())), default_format)?;
         let job = make(&settings)?;
-        let watch = match signal::watch(env, signal_val) {
-            Err(e) if e.kind == ErrorKind::Aborted => {
-                let reason = signal_val.map(|s| signal::aborted_value(raw, &s));
-                return Err((e, reason));
-            }
-            other => other.map_err(|e| (e, None))?,
-        };
-        Ok(QrTask { job, settings, watch, kanji: None, compat: false })
-    })();
-    let value = match started {
-        Ok(task) => super::queue::spawn(raw, task)?,
-        Err((_, Some(abort_value))) if !js::exception_pending(raw) => js::rejected_with(raw, abort_value)?,
-        Err((e, _)) => js::rejected(raw, &e)?,
-    };
+        Ok((signal_val, move |watch| QrTask { job, settings, watch, kanji: None, compat: false }))
+    })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
-}
-
-impl From<Error> for (Error, Option<sys::napi_value>) {
-    fn from(e: Error) -> Self {
-        (e, None)
-    }
 }
 
 fn one_input(env: &Env, input: Unknown) -> Result<InputData> {

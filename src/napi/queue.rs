@@ -13,8 +13,8 @@
 //! the pool thread: it counts exactly our tasks occupying pool threads, and a worker that
 //! exits with tasks in flight cannot leak one.
 
-use super::js;
-use super::signal::SignalWatch;
+use super::js::{self, Val};
+use super::signal::{self, SignalWatch};
 use crate::error::{Error, ErrorKind};
 use napi::{sys, Env, JsValue, Task};
 use std::cell::RefCell;
@@ -561,6 +561,27 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
     drop(state);
     outstanding(env, 1);
     Ok(promise)
+}
+
+/// What every async entry point does with its arguments: refuses at once when the queue is
+/// full (before `read` looks at an argument), lets `read` check and copy them, watches the
+/// signal `read` found, and starts the task `read`'s maker builds with that watch. Any
+/// failure is a rejected promise; a signal that had already aborted rejects with its
+/// AbortError (`cause`: its reason), unless reading the arguments threw.
+pub fn call<T: Queued, F: FnOnce(Option<SignalWatch>) -> T>(
+    env: sys::napi_env,
+    read: impl FnOnce() -> crate::error::Result<(Option<Val>, F)>,
+) -> napi::Result<sys::napi_value> {
+    let started = check_room().and_then(|()| read()).map_err(|e| (e, None)).and_then(|(signal_val, make)| {
+        signal::watch(&Env::from_raw(env), signal_val).map(make).map_err(|e| (e, signal_val))
+    });
+    match started {
+        Ok(task) => spawn(env, task),
+        Err((e, Some(signal_val))) if e.kind == ErrorKind::Aborted && !js::exception_pending(env) => {
+            js::rejected_with(env, signal::aborted_value(env, &signal_val))
+        }
+        Err((e, _)) => js::rejected(env, &e),
+    }
 }
 
 /// On this thread, `flag`'s signal aborted: every task it watches that is still waiting
