@@ -245,8 +245,8 @@ export interface Point {
 /** One code read from an image. */
 export interface QrCode {
   /**
-   * The payload as text (under its ECI if it declares one, else UTF-8); `null` when the
-   * bytes are not text.
+   * The payload as text: each segment under the charset its ECI names (UTF-8 before any
+   * ECI; Shift JIS for Kanji, GB 2312 for Hanzi); `null` when the bytes are not text.
    */
   text: string | null
   /** The payload's bytes. */
@@ -255,6 +255,8 @@ export interface QrCode {
   errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H'
   mask: MaskPattern
   position: QrPosition
+  /** The data segments in order; empty when they could not be read. */
+  segments: Array<QrSegment>
 }
 
 /** A QR code's modules, without image. */
@@ -301,6 +303,17 @@ export interface QrPosition {
   topRight: Point
   bottomRight: Point
   bottomLeft: Point
+}
+
+/**
+ * One data segment of a code: its mode, the ECI in force (`null` before any), and the
+ * range `bytes.subarray(start, end)` of the payload it holds.
+ */
+export interface QrSegment {
+  mode: 'numeric' | 'alphanumeric' | 'byte' | 'kanji' | 'hanzi'
+  eci: number | null
+  start: number
+  end: number
 }
 
 /** The queue's counters, cheap enough to read on every request. */

@@ -37,6 +37,7 @@ export type {
   QrMatrix,
   QrOptions,
   QrPosition,
+  QrSegment,
   QueueStats,
   StringOptions,
   Text,

@@ -70,3 +70,15 @@ test('a toSJISFunc giving a value outside Shift JIS fails with qrcode\'s message
   compat.create('x', { toSJISFunc: toSJIS })
   QRCode.create('x', { toSJISFunc: toSJIS })
 })
+
+test('a Kanji-mode code reads back as its Shift JIS bytes and its text, in one kanji segment', async () => {
+  const qr = require('qr-native')
+  const text = '漢字テスト日本語'
+  const png = await compat.toBuffer(text, { toSJISFunc: toSJIS, scale: 3 })
+  assert.deepEqual(compat.create(text, { toSJISFunc: toSJIS }).segments.map((s) => s.mode.id), ['Kanji'])
+  const sjis = Buffer.from([...text].flatMap((c) => { const v = toSJIS(c); return [v >> 8, v & 0xff] }))
+  const [code] = qr.decodeSync(png)
+  assert.deepEqual(Buffer.from(code.bytes), sjis)
+  assert.equal(code.text, text)
+  assert.deepEqual(code.segments, [{ mode: 'kanji', eci: null, start: 0, end: sjis.length }])
+})

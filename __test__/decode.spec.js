@@ -24,6 +24,10 @@ function assertReads (png, input, options, note) {
   assert.deepEqual(Buffer.from(code.bytes), bytesOf(input), `bytes ${note}`)
   assert.equal(code.text, typeof input === 'string' ? input : null, `text ${note}`)
   assert.deepEqual([code.version, code.errorCorrectionLevel, code.mask], [m.version, m.errorCorrectionLevel, m.maskPattern], `version, level, mask ${note}`)
+  // The segments tile the payload, in order.
+  assert.ok(code.segments.length > 0, `segments ${note}`)
+  code.segments.forEach((s, i) => assert.equal(s.start, i ? code.segments[i - 1].end : 0, `segment ${i} ${note}`))
+  assert.equal(code.segments.at(-1).end, code.bytes.length, `segments end ${note}`)
   return code
 }
 
@@ -60,10 +64,14 @@ describe('round trip: what generate writes, decode reads', () => {
       'Z'.repeat(4296),
       'z'.repeat(2953)
     ]
+    const modes = new Set()
     for (const input of inputs) {
       const options = { errorCorrectionLevel: 'L' }
-      assertReads(qr.generateSync(input, { ...options, scale: 2 }), input, options, `(${String(input).slice(0, 20)}…)`)
+      const code = assertReads(qr.generateSync(input, { ...options, scale: 2 }), input, options, `(${String(input).slice(0, 20)}…)`)
+      for (const s of code.segments) modes.add(s.mode)
+      assert.ok(code.segments.every((s) => s.eci === null))
     }
+    assert.deepEqual([...modes].sort(), ['alphanumeric', 'byte', 'numeric'])
   })
 
   test('colours, transparency, margins and sizes', () => {
@@ -190,6 +198,8 @@ describe('bad arguments: Node\'s errors, naming the argument and the limit', () 
     [['a string'], TypeError, 'ERR_INVALID_ARG_TYPE', /"image" argument/],
     [[[1, 2, 3]], TypeError, 'ERR_INVALID_ARG_TYPE', /"image.width"/],
     [[new Uint16Array(8)], TypeError, 'ERR_INVALID_ARG_TYPE', /"image" argument/],
+    [[new ArrayBuffer(8)], TypeError, 'ERR_INVALID_ARG_TYPE', /"image" argument.*Received an instance of ArrayBuffer/],
+    [[new DataView(new ArrayBuffer(8))], TypeError, 'ERR_INVALID_ARG_TYPE', /"image" argument/],
     [[Buffer.alloc(0)], TypeError, 'ERR_INVALID_ARG_VALUE', /zero-length/],
     [[Buffer.from('not an image at all')], TypeError, 'ERR_INVALID_ARG_VALUE', /PNG, JPEG, WebP, GIF or BMP/],
     [[png.subarray(0, png.length - 30)], TypeError, 'ERR_INVALID_ARG_VALUE', /not a readable PNG/],

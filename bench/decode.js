@@ -3,7 +3,8 @@
 // (bench/decode-images: written by `cargo run --release -- 6 --write ../decode-images` in
 // bench/decode-engines; codes we generate at random lengths and levels, then distorted as a
 // camera would, two of the twelve sets as real JPEG files). Every engine is given the file's
-// bytes, so each time includes decoding the PNG or JPEG:
+// bytes, so each time includes decoding the PNG or JPEG; each image's time is the median of
+// three rounds:
 //   jsQR        + pngjs / jpeg-js for the pixels (what jsQR users write), both polarities;
 //   zxing-wasm  zxing-cpp in WebAssembly, tryHarder, every code in the image;
 //   qr-native   decodeSync on the main thread, and decode through the threadpool.
@@ -17,6 +18,7 @@ const jsQR = require('jsqr')
 const qr = require('..')
 
 const SET = path.join(__dirname, 'decode-images')
+const ROUNDS = 3
 
 async function zxingReader () {
   const zxing = require('zxing-wasm/reader')
@@ -72,18 +74,28 @@ async function run ({ progress = () => {} } = {}) {
       if (result === 'wrong') r.wrong++
     }
   }
-  // One warm-up image per engine, not counted.
-  const first = fs.readFileSync(path.join(SET, manifest[0].file))
-  for (const e of Object.values(all)) await e(first, manifest[0].file)
-  for (const [i, entry] of manifest.entries()) {
-    const file = fs.readFileSync(path.join(SET, entry.file))
+  const files = manifest.map((entry) => fs.readFileSync(path.join(SET, entry.file)))
+  // Engine by engine over the whole set, ROUNDS times (after one warm-up image), so one
+  // engine's garbage is collected in its own time; each image's time is its median round.
+  const times = {} // times[engine][image] = [ms, …]
+  const results = {} // results[engine][image] = outcome of the first round
+  for (let round = 0; round < ROUNDS; round++) {
     for (const [engine, read] of Object.entries(all)) {
-      const t = process.hrtime.bigint()
-      const found = await read(file, entry.file)
-      const ms = Number(process.hrtime.bigint() - t) / 1e6
-      add(entry.distortion, engine, outcome(found, entry.texts), ms)
+      await read(files[0], manifest[0].file)
+      times[engine] ??= manifest.map(() => [])
+      results[engine] ??= []
+      for (const [i, entry] of manifest.entries()) {
+        const t = process.hrtime.bigint()
+        const found = await read(files[i], entry.file)
+        times[engine][i].push(Number(process.hrtime.bigint() - t) / 1e6)
+        if (round === 0) results[engine][i] = outcome(found, entry.texts)
+      }
+      progress(`decode: round ${round + 1} of ${ROUNDS}, ${engine}`)
     }
-    if (i % 12 === 11) progress(`decode: ${i + 1} of ${manifest.length} images`)
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
+  for (const engine of Object.keys(all)) {
+    for (const [i, entry] of manifest.entries()) add(entry.distortion, engine, results[engine][i], median(times[engine][i]))
   }
   return { images: manifest.length, rows }
 }

@@ -1,4 +1,4 @@
-//! The decode path on any bytes: as an image file (PNG, JPEG, WebP, GIF, BMP, or anything
+//! The decode path on any bytes: as data codewords for the segment reader, as an image file (PNG, JPEG, WebP, GIF, BMP, or anything
 //! else) under a small pixel budget, and as grey pixels of any shape. No panic may escape
 //! `decode` or the image reader; every refusal is one of the two documented kinds; every
 //! code read has a version, level and mask that a QR code can have.
@@ -9,8 +9,18 @@
 //! the reader's own panics, the default runs check our contract.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qr_native::decode::{self, image, DecodeOptions, Grey};
+use qr_native::decode::{self, image, segments, DecodeOptions, Grey};
 use qr_native::error::ErrorKind;
+
+/// Segments, when there are any, tile the payload in order.
+fn tiles(list: &[segments::Segment], len: usize) {
+    let mut at = 0;
+    for s in list {
+        assert_eq!(s.range.start, at, "{list:?}");
+        at = s.range.end;
+    }
+    assert!(list.is_empty() || at == len, "{list:?} over {len} bytes");
+}
 
 fn check(grey: &Grey, flags: u8) {
     let options = DecodeOptions {
@@ -20,6 +30,7 @@ fn check(grey: &Grey, flags: u8) {
     };
     for code in decode::decode(grey, &options) {
         assert!((1..=40).contains(&code.version) && code.mask < 8, "{code:?}");
+        tiles(&code.segments, code.bytes.len());
         assert!(code.corners.iter().all(|p| p.x.is_finite() && p.y.is_finite()), "{code:?}");
     }
 }
@@ -32,6 +43,11 @@ fuzz_target!(
     },
     |data: &[u8]| {
         let Some((&flags, rest)) = data.split_first() else { return };
+        // The segment reader on any data codewords, at any version.
+        if let Some(content) = segments::parse(rest, flags % 40 + 1) {
+            tiles(&content.segments, content.bytes.len());
+            let _ = content.text();
+        }
         if flags & 128 != 0 {
             match image::read(rest, 1 << 16) {
                 Ok(grey) => check(&grey, flags),

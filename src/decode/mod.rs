@@ -6,6 +6,7 @@
 //! Nothing here knows JavaScript; `image` turns files into the grey pixels `decode` takes.
 
 pub mod image;
+pub mod segments;
 
 use crate::qr::matrix::{format_bits, format_cells};
 use crate::qr::EcLevel;
@@ -48,9 +49,12 @@ pub struct Found {
     /// The payload: every segment's bytes in order (numeric and alphanumeric segments as their
     /// ASCII characters, Kanji as Shift JIS), without mode or ECI headers.
     pub bytes: Vec<u8>,
-    /// The payload as text: under its ECI when it declares one, else as UTF-8; `None` when the
-    /// bytes are neither.
+    /// The payload as text: each segment under the charset its ECI names (UTF-8 before any
+    /// ECI; Shift JIS for Kanji, GB 2312 for Hanzi); `None` when the bytes are not text.
     pub text: Option<String>,
+    /// The data segments, each with the range of `bytes` it holds; empty when the data
+    /// codewords could not be read again to find them (then `text` is UTF-8 or `None`).
+    pub segments: Vec<segments::Segment>,
     pub version: u8,
     pub level: EcLevel,
     pub mask: u8,
@@ -88,39 +92,65 @@ pub fn decode(grey: &Grey, options: &DecodeOptions) -> Vec<Found> {
         None => &[false, true],
     };
     let mut found: Vec<Found> = Vec::new();
-    'passes: for &inverted in polarities {
-        for binarize in [Binarize::Hybrid, Binarize::Global] {
-            // A panic inside the reader is a bug in it, not in the image: that pass reads
-            // nothing and the others still run.
-            let pass = std::panic::catch_unwind(|| read_pass(grey, binarize, inverted, options));
-            for code in pass.unwrap_or_default() {
-                if !found.iter().any(|f| same_code(f, &code)) {
-                    found.push(code);
-                }
-            }
-            if !found.is_empty() && !options.try_harder {
-                break 'passes;
-            }
+    for binarize in [Binarize::Hybrid, Binarize::Global] {
+        // A panic inside the reader is a bug in it, not in the image: what it was doing
+        // reads nothing and the other passes still run.
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            binarized(grey, binarize, polarities, options, &mut found)
+        }));
+        if done.unwrap_or(false) {
+            break;
         }
     }
     reading_order(found)
 }
 
-fn read_pass(grey: &Grey, binarize: Binarize, inverted: bool, options: &DecodeOptions) -> Vec<Found> {
-    let Ok(source) = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height) else {
-        return Vec::new();
-    };
+/// The passes over one binarization, one per polarity (the inverse is the same bits
+/// flipped); true when `decode` may stop.
+fn binarized(
+    grey: &Grey,
+    binarize: Binarize,
+    polarities: &[bool],
+    options: &DecodeOptions,
+    found: &mut Vec<Found>,
+) -> bool {
+    let Ok(source) = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height) else { return true };
     match binarize {
-        Binarize::Hybrid => read_bitmap(BinaryBitmap::new(HybridBinarizer::new(source)), inverted, options),
-        Binarize::Global => read_bitmap(BinaryBitmap::new(GlobalHistogramBinarizer::new(source)), inverted, options),
+        Binarize::Hybrid => passes(BinaryBitmap::new(HybridBinarizer::new(source)), polarities, options, found),
+        Binarize::Global => {
+            passes(BinaryBitmap::new(GlobalHistogramBinarizer::new(source)), polarities, options, found)
+        }
     }
 }
 
-fn read_bitmap<B: Binarizer>(mut bitmap: BinaryBitmap<B>, inverted: bool, options: &DecodeOptions) -> Vec<Found> {
-    if inverted {
-        bitmap.invert();
+fn passes<B: Binarizer>(
+    mut bitmap: BinaryBitmap<B>,
+    polarities: &[bool],
+    options: &DecodeOptions,
+    found: &mut Vec<Found>,
+) -> bool {
+    let mut inverted = false;
+    for &want in polarities {
+        if want != inverted {
+            bitmap.invert();
+            inverted = want;
+        }
+        let bits = bitmap.get_black_matrix();
+        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_bits(bits, options)));
+        for code in pass.unwrap_or_default() {
+            if !found.iter().any(|f| same_code(f, &code)) {
+                found.push(code);
+            }
+        }
+        if !found.is_empty() && !options.try_harder {
+            return true;
+        }
     }
-    let bits = bitmap.get_black_matrix();
+    false
+}
+
+/// Every code in one binarized image.
+fn read_bits(bits: &BitMatrix, options: &DecodeOptions) -> Vec<Found> {
     if options.pure {
         if let Some(code) = detector::DetectPureQR(bits).ok().and_then(|d| read_symbol(d.getBits(), d.getPoints())) {
             return vec![code];
@@ -201,20 +231,27 @@ fn read_symbol(grid: &BitMatrix, points: &[RxPoint]) -> Option<Found> {
     }
     let mirrored = result.isMirrored();
     let (level, mask) = read_format(grid, size, mirrored)?;
-    let content = result.content();
-    let bytes = content.bytes().to_vec();
-    let text = if content.has_eci {
-        // The reader's own ECI decoding; a panic in it loses the text, not the code.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| result.text())).ok()
-    } else {
-        String::from_utf8(bytes.clone()).ok()
+    let version = ((size - 17) / 4) as u8;
+    // The segments, from the error-corrected data codewords (ZXing's decoder reports them;
+    // the zxing-cpp port's does not). Without them: its bytes, and UTF-8 or no text.
+    let codewords = rxing::qrcode::decoder::qrcode_decoder::decode_bitmatrix(grid).ok();
+    let (bytes, text, segments) = match codewords.and_then(|d| segments::parse(d.getRawBytes(), version)) {
+        Some(content) => {
+            let text = content.text();
+            (content.bytes, text, content.segments)
+        }
+        None => {
+            let bytes = result.content().bytes().to_vec();
+            let text = String::from_utf8(bytes.clone()).ok();
+            (bytes, text, Vec::new())
+        }
     };
     // The sampler reports [tl, tr, bl, br] of the grid it read; a mirrored symbol's grid is
     // its transpose, so its top-right and bottom-left swap.
     let at = |i: usize| points.get(i).map(|q: &RxPoint| Point { x: q.x, y: q.y });
     let (tl, tr, bl, br) = (at(0)?, at(1)?, at(2)?, at(3)?);
     let corners = if mirrored { [tl, bl, br, tr] } else { [tl, tr, br, bl] };
-    Some(Found { bytes, text, version: ((size - 17) / 4) as u8, level, mask, corners })
+    Some(Found { bytes, text, segments, version, level, mask, corners })
 }
 
 /// The level and mask the symbol's format bits name: the valid format word nearest to either

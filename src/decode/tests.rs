@@ -30,6 +30,8 @@ fn reads_back_what_the_encoder_wrote() {
             let f = &found[0];
             assert_eq!(f.bytes, b"https://example.com/a?b=1");
             assert_eq!(f.text.as_deref(), Some("https://example.com/a?b=1"));
+            let modes: Vec<_> = f.segments.iter().map(|s| (s.mode, s.range.clone())).collect();
+            assert_eq!(modes, [(segments::Mode::Byte, 0..25)]);
             assert_eq!((f.version, f.level, f.mask), (m.version, m.level, m.mask));
             // The symbol starts 4 modules (12 px) in and is size × 3 px wide.
             let end = (12 + m.size * 3) as f32;
@@ -212,4 +214,20 @@ fn corners_from_zxings_detector_are_the_symbols() {
             assert!((p.x - x).abs() <= 1.5 && (p.y - y).abs() <= 1.5, "v{}: {corners:?}", m.version);
         }
     }
+}
+
+#[test]
+fn segments_are_the_encoders() {
+    // Our encoder splits this into alphanumeric, numeric and byte runs.
+    let text = "HELLO WORLD 0123456789012345678901234567890 and more";
+    let (_, grey) = draw(text, EncodeOptions::default(), 3);
+    let f = &decode(&grey, &DecodeOptions::default())[0];
+    let encoder: Vec<_> = qr::segment::optimal_segments(text, f.version, false)
+        .iter()
+        .map(|s| format!("{:?}", s.mode).to_lowercase())
+        .collect();
+    let read: Vec<_> = f.segments.iter().map(|s| s.mode.name().to_string()).collect();
+    assert_eq!(read, encoder);
+    assert!(read.len() >= 2, "{read:?}");
+    assert_eq!(f.segments.last().map(|s| s.range.end), Some(text.len()));
 }

@@ -29,11 +29,22 @@ pub struct JsPosition {
     pub bottom_left: JsPoint,
 }
 
+/// One data segment of a code: its mode, the ECI in force (`null` before any), and the
+/// range `bytes.subarray(start, end)` of the payload it holds.
+#[napi(object, js_name = "QrSegment")]
+pub struct JsSegment {
+    #[napi(ts_type = "'numeric' | 'alphanumeric' | 'byte' | 'kanji' | 'hanzi'")]
+    pub mode: String,
+    pub eci: Either<u32, Null>,
+    pub start: u32,
+    pub end: u32,
+}
+
 /// One code read from an image.
 #[napi(object, js_name = "QrCode")]
 pub struct JsQrCode {
-    /// The payload as text (under its ECI if it declares one, else UTF-8); `null` when the
-    /// bytes are not text.
+    /// The payload as text: each segment under the charset its ECI names (UTF-8 before any
+    /// ECI; Shift JIS for Kanji, GB 2312 for Hanzi); `null` when the bytes are not text.
     pub text: Either<String, Null>,
     /// The payload's bytes.
     pub bytes: Uint8Array,
@@ -44,6 +55,8 @@ pub struct JsQrCode {
     #[napi(ts_type = "MaskPattern")]
     pub mask: u32,
     pub position: JsPosition,
+    /// The data segments in order; empty when they could not be read.
+    pub segments: Vec<JsSegment>,
 }
 
 /// Options of `decode`. Unknown keys are ignored; each known key is checked.
@@ -74,6 +87,16 @@ fn to_js(found: Found) -> JsQrCode {
             Some(t) => Either::A(t),
             None => Either::B(Null),
         },
+        segments: found
+            .segments
+            .iter()
+            .map(|s| JsSegment {
+                mode: s.mode.name().to_string(),
+                eci: s.eci.map_or(Either::B(Null), Either::A),
+                start: s.range.start as u32,
+                end: s.range.end as u32,
+            })
+            .collect(),
         bytes: Uint8Array::from(found.bytes),
         version: found.version as u32,
         error_correction_level: found.level.letter().to_string(),
@@ -131,7 +154,7 @@ const IMAGE_TYPE: &str = "an instance of Buffer or Uint8Array, or an object { da
 /// and our copy). A file's header is checked here, from the caller's bytes, so an image over
 /// `max_pixels` is refused before anything is copied.
 fn read_image(v: Val, max_pixels: u64) -> Result<Image> {
-    if v.value_type() != ValueType::Object {
+    if v.value_type() != ValueType::Object || v.is_raw_buffer() {
         return Err(js::wrong_type("image", IMAGE_TYPE, &v));
     }
     if v.is_typedarray() {

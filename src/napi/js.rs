@@ -49,7 +49,7 @@ impl Val {
             }
             ValueType::Function => "function".into(),
             ValueType::Object if self.is_array() => "an instance of Array".into(),
-            ValueType::Object => "an instance of Object".into(),
+            ValueType::Object => format!("an instance of {}", self.builtin_class().unwrap_or("Object")),
             ValueType::BigInt => "type bigint".into(),
             ValueType::Symbol => "type symbol".into(),
             _ => "an unknown value".into(),
@@ -76,6 +76,52 @@ impl Val {
         let mut b = false;
         unsafe { sys::napi_is_typedarray(self.env, self.raw, &mut b) };
         b
+    }
+
+    /// The class of a binary built-in (typed arrays, `ArrayBuffer`, `DataView`), found
+    /// without running JavaScript (no `constructor` getter is read).
+    fn builtin_class(&self) -> Option<&'static str> {
+        use sys::TypedarrayType as T;
+        let mut b = false;
+        unsafe { sys::napi_is_arraybuffer(self.env, self.raw, &mut b) };
+        if b {
+            return Some("ArrayBuffer");
+        }
+        unsafe { sys::napi_is_dataview(self.env, self.raw, &mut b) };
+        if b {
+            return Some("DataView");
+        }
+        if !self.is_typedarray() {
+            return None;
+        }
+        let (mut kind, mut len, mut data, mut buffer, mut offset) = (0, 0, ptr::null_mut(), ptr::null_mut(), 0);
+        unsafe {
+            sys::napi_get_typedarray_info(self.env, self.raw, &mut kind, &mut len, &mut data, &mut buffer, &mut offset)
+        };
+        Some(match kind {
+            T::int8_array => "Int8Array",
+            T::uint8_array => "Uint8Array",
+            T::uint8_clamped_array => "Uint8ClampedArray",
+            T::int16_array => "Int16Array",
+            T::uint16_array => "Uint16Array",
+            T::int32_array => "Int32Array",
+            T::uint32_array => "Uint32Array",
+            T::float32_array => "Float32Array",
+            T::float64_array => "Float64Array",
+            T::bigint64_array => "BigInt64Array",
+            T::biguint64_array => "BigUint64Array",
+            _ => "TypedArray",
+        })
+    }
+
+    /// An `ArrayBuffer` or `DataView`: bytes, but not in a form the functions take.
+    pub fn is_raw_buffer(&self) -> bool {
+        let (mut ab, mut dv) = (false, false);
+        unsafe {
+            sys::napi_is_arraybuffer(self.env, self.raw, &mut ab);
+            sys::napi_is_dataview(self.env, self.raw, &mut dv);
+        }
+        ab || dv
     }
 
     /// Length of a string in UTF-16 units, without copying it.
