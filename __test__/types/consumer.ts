@@ -3,7 +3,7 @@
 // right compiles, and each misuse below is a compile error (`@ts-expect-error` fails the
 // compile if it is not).
 import { concurrency, decode, decodeSync, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'
-import type { DataURLOptions, DecodeOptions, ImageInput, Point, QrCode, QrPosition, FoundMatch, GlobOptions, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
+import type { DataURLOptions, DecodeOptions, ImageInput, Point, QrCode, QrPosition, QrSegment, FoundMatch, GlobOptions, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
 // @ts-expect-error: internal entry points are not exported
 import { __compatEncode } from 'qr-native'
 // @ts-expect-error: nor is the loader's marker
@@ -66,7 +66,9 @@ async function main (): Promise<void> {
   const corner: Point | undefined = position?.topLeft
   const payload: string | null = read.length ? read[0].text : null
   const bytes: Uint8Array | undefined = read[0]?.bytes
-  console.log(corner, payload, bytes, codes.map((c) => [c.version, c.errorCorrectionLevel, c.mask]))
+  const segments: QrSegment[] = codes[0]?.segments ?? []
+  const eci: number | null = segments[0]?.eci ?? null
+  console.log(corner, payload, bytes, eci, segments.map((s) => [s.mode, s.start, s.end]), codes.map((c) => [c.version, c.errorCorrectionLevel, c.mask]))
   console.log(png, many, sync, url, svg, size, hit, first, all, found, lines, flags, firsts, compatPng, qr.version)
 
   // @ts-expect-error: the level must be one of the listed names
