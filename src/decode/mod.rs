@@ -5,6 +5,7 @@
 //!
 //! Nothing here knows JavaScript; `image` turns files into the grey pixels `decode` takes.
 
+mod binarize;
 pub mod image;
 pub mod segments;
 
@@ -14,7 +15,7 @@ use rxing::common::{
     BitMatrix, DetectorRXingResult, GlobalHistogramBinarizer, HybridBinarizer, PerspectiveTransform, Quadrilateral,
 };
 use rxing::qrcode::cpp_port::{decoder, detector};
-use rxing::{Binarizer, BinaryBitmap, Luma8Source, Point as RxPoint};
+use rxing::{Binarizer, Luma8Source, Point as RxPoint};
 
 /// Grey pixels, one byte each (0 = black), row-major.
 pub struct Grey {
@@ -114,29 +115,36 @@ fn binarized(
     options: &DecodeOptions,
     found: &mut Vec<Found>,
 ) -> bool {
-    let Ok(source) = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height) else { return true };
-    match binarize {
-        Binarize::Hybrid => passes(BinaryBitmap::new(HybridBinarizer::new(source)), polarities, options, found),
-        Binarize::Global => {
-            passes(BinaryBitmap::new(GlobalHistogramBinarizer::new(source)), polarities, options, found)
+    let bits = match binarize {
+        Binarize::Hybrid => binarize::hybrid(grey),
+        Binarize::Global => None,
+    };
+    let bits = match bits {
+        Some(bits) => bits,
+        // rxing's: the global histogram, and the hybrid one's fallback under 40 px a side.
+        None => {
+            let Ok(source) = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height) else { return true };
+            let matrix = match binarize {
+                Binarize::Hybrid => HybridBinarizer::new(source).get_black_matrix().cloned(),
+                Binarize::Global => GlobalHistogramBinarizer::new(source).get_black_matrix().cloned(),
+            };
+            match matrix {
+                Ok(m) => m,
+                Err(_) => return false,
+            }
         }
-    }
+    };
+    passes(bits, polarities, options, found)
 }
 
-fn passes<B: Binarizer>(
-    mut bitmap: BinaryBitmap<B>,
-    polarities: &[bool],
-    options: &DecodeOptions,
-    found: &mut Vec<Found>,
-) -> bool {
+fn passes(mut bits: BitMatrix, polarities: &[bool], options: &DecodeOptions, found: &mut Vec<Found>) -> bool {
     let mut inverted = false;
     for &want in polarities {
         if want != inverted {
-            bitmap.invert();
+            bits.flip_self();
             inverted = want;
         }
-        let bits = bitmap.get_black_matrix();
-        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_bits(bits, options)));
+        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_bits(&bits, options)));
         for code in pass.unwrap_or_default() {
             if !found.iter().any(|f| same_code(f, &code)) {
                 found.push(code);

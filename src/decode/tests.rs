@@ -205,7 +205,7 @@ fn corners_from_zxings_detector_are_the_symbols() {
     for text in ["v1", "a longer text, so that the code needs version seven or so to hold it all...."] {
         let (m, grey) = draw(text, EncodeOptions { level: EcLevel::H, ..Default::default() }, 3);
         let source = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height).expect("sized");
-        let bitmap = BinaryBitmap::new(HybridBinarizer::new(source));
+        let bitmap = rxing::BinaryBitmap::new(HybridBinarizer::new(source));
         let d = rxing::qrcode::detector::Detector::new(bitmap.get_black_matrix()).detect().expect("detected");
         assert_eq!(d.getPoints().len(), if m.version > 1 { 4 } else { 3 }, "v{}", m.version);
         let corners = zxing_corners(d.getPoints(), d.getBits().getWidth()).expect("a transform");
