@@ -7,6 +7,10 @@
 // starts (their latency, and the burst's duration). The timer rounds come first so that
 // they do not inherit a burst's 10,000 results as garbage: a major GC of that heap alone
 // pauses the main thread 5-10 ms here, whatever issued the calls.
+//
+// `node queue-child.js throughput <rounds> <pool>` instead measures the burst alone at two
+// limits side by side: each round runs one burst with setConcurrency(pool) and one with no
+// limit (1024), in alternating order, so the machine's drift lands on both alike.
 const crypto = require('node:crypto')
 const dns = require('node:dns')
 const fs = require('node:fs')
@@ -16,7 +20,7 @@ const qr = require('../..')
 const { arriving, timerLateness } = require('./measure')
 
 const [setting, roundsArg] = process.argv.slice(2)
-if (setting !== 'default' && !setting.startsWith('control-')) qr.setConcurrency(Number(setting))
+if (setting !== 'default' && setting !== 'throughput' && !setting.startsWith('control-')) qr.setConcurrency(Number(setting))
 const rounds = Number(roundsArg) || 3
 const URL = 'https://example.com/products/12345?ref=qr-'
 
@@ -63,7 +67,29 @@ const control = {
   }))
 }
 
+async function throughput (pool, rounds) {
+  const out = { rounds: [] }
+  const once = async (limit) => {
+    qr.setConcurrency(limit)
+    const start = performance.now()
+    await Promise.all(Array.from({ length: 10000 }, (_, i) => qr.generate(URL + i)))
+    return performance.now() - start
+  }
+  await once(pool) // warm-up
+  await once(1024)
+  for (let r = 0; r < rounds; r++) {
+    const round = {}
+    for (const limit of r % 2 ? [1024, pool] : [pool, 1024]) round[limit === pool ? 'poolMs' : 'unlimitedMs'] = await once(limit)
+    out.rounds.push(round)
+  }
+  return out
+}
+
 async function main () {
+  if (setting === 'throughput') {
+    process.stdout.write(JSON.stringify(await throughput(Number(process.argv[4]), rounds)))
+    return
+  }
   if (control[setting]) {
     const out = { concurrency: 0, rounds: [] }
     for (let r = 0; r < rounds; r++) out.rounds.push(await control[setting]())
