@@ -170,7 +170,10 @@ export interface DecodeOptions {
    * pixel is decoded): an integer 1..2^30, default 40,000,000.
    */
   maxPixels?: number
-  /** Cancels the call while it waits for a thread; rejects with an `AbortError`. */
+  /**
+   * Cancels the call: at once while it waits for a thread, between two steps of the decode
+   * (a binarization, a pass, a finder search) once it runs; rejects with an `AbortError`.
+   */
   signal?: AbortSignal
 }
 

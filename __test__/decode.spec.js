@@ -191,6 +191,25 @@ describe('decode on the threadpool, through the queue', () => {
   })
 })
 
+describe('abort while running', () => {
+  test('a decode aborted on its pool thread rejects with AbortError and its reason; the next call works', async () => {
+    // 2000 × 2000 noisy grey pixels with tryHarder: every step runs, long enough to abort
+    // while it is running (the Rust test `decode_until_stops_between_steps` shows each step
+    // asks the flag).
+    const side = 2000
+    const data = new Uint8Array(side * side)
+    for (let i = 0, x = 12345; i < data.length; i++) { x = (x * 1103515245 + 12345) >>> 0; data[i] = x >>> 24 }
+    const c = new AbortController()
+    const call = qr.decode({ data, width: side, height: side }, { tryHarder: true, signal: c.signal })
+    while (qr.stats().running === 0) await new Promise((resolve) => setImmediate(resolve))
+    const reason = new Error('client went away')
+    c.abort(reason)
+    await assert.rejects(call, (e) => e.name === 'AbortError' && e.code === 'ABORT_ERR' && e.cause === reason)
+    const png = qr.generateSync('after the abort', { scale: 4 })
+    assert.equal((await qr.decode(png))[0].text, 'after the abort')
+  })
+})
+
 describe('bad arguments: Node\'s errors, naming the argument and the limit', () => {
   const png = qr.generateSync('errors')
   const cases = [

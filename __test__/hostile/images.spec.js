@@ -5,7 +5,11 @@
 // files, and buffers that are transferred, detached or shrunk around the call.
 const { describe, test } = require('node:test')
 const assert = require('node:assert/strict')
-const { runCase, survived } = require('./child.js')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const zlib = require('node:zlib')
+const { runCase, survived, ROOT } = require('./child.js')
 
 const CAP_KIB = 3 * 1024 * 1024
 
@@ -117,6 +121,46 @@ describe('malformed, corrupted and truncated files: ERR_INVALID_ARG_VALUE or cod
     for (const key of keys) assert.ok(['read 0', 'read 1', 'ERR_INVALID_ARG_VALUE'].includes(key), JSON.stringify(a))
     assert.ok(a.ERR_INVALID_ARG_VALUE > 100 && a['read 1'] > 100, JSON.stringify(a))
   })
+})
+
+describe('PNG chunks that inflate: skipped, not inflated', () => {
+  // A real code's PNG with an iCCP (ICC profile), zTXt or iTXt chunk inserted after IHDR,
+  // whose compressed 0.5 MB inflates to 512 MiB of zeros. Through the image crate, the
+  // header check alone inflated the profile (480 ms for 1 GiB, on the main thread).
+  const crc32 = (bytes) => {
+    let c = ~0
+    for (const b of bytes) { c ^= b; for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xEDB88320 : c >>> 1 }
+    return ~c >>> 0
+  }
+  const zeros = zlib.deflateSync(Buffer.alloc(512 << 20), { level: 9 })
+  const chunk = (kind, head) => {
+    const body = Buffer.concat([Buffer.from(kind, 'latin1'), Buffer.from(head, 'latin1'), zeros])
+    const out = Buffer.alloc(body.length + 8)
+    out.writeUInt32BE(body.length - 4, 0)
+    body.copy(out, 4)
+    // The CRC over the whole body is slow in JS; zlib's crc32 where Node has it.
+    out.writeUInt32BE(zlib.crc32 ? zlib.crc32(body) : crc32(body), body.length + 4)
+    return out
+  }
+  const png = require(ROOT).generateSync('inflated chunk', { scale: 4 })
+  for (const [kind, head] of [['iCCP', 'icc\0\0'], ['zTXt', 'Comment\0\0'], ['iTXt', 'Comment\0\x01\0\0\0']]) {
+    test(`${kind}: the code is read, and the process's peak memory does not grow by the chunk`, () => {
+      const file = path.join(os.tmpdir(), `qr-native-${kind}-${process.pid}.png`)
+      fs.writeFileSync(file, Buffer.concat([png.subarray(0, 33), chunk(kind, head), png.subarray(33)]))
+      try {
+        const a = survived(assert, runCase(`
+          const file = require('node:fs').readFileSync(${JSON.stringify(file)})
+          const before = process.resourceUsage().maxRSS
+          const sync = qr.decodeSync(file).map((c) => c.text)
+          settle(qr.decode(file)).then((r) => answer({ bytes: file.length, sync, async: r.ok ? r.value.map((c) => c.text) : r.code, grewKiB: process.resourceUsage().maxRSS - before }))`, { memoryKiB: CAP_KIB }))
+        assert.ok(a.bytes < 1 << 20, `the file is ${a.bytes} bytes`)
+        assert.deepEqual([a.sync, a.async], [['inflated chunk'], ['inflated chunk']])
+        assert.ok(a.grewKiB < 64 << 10, `peak memory grew by ${a.grewKiB} KiB (the chunk inflates to 512 MiB)`)
+      } finally {
+        fs.rmSync(file, { force: true })
+      }
+    })
+  }
 })
 
 describe('sequences: the caller changes its buffer around the call', () => {

@@ -141,20 +141,23 @@ fn read_png(bytes: &[u8], max_pixels: u64) -> Result<Grey> {
     Ok(Grey { width, height, pixels })
 }
 
+/// Whether `len` bytes are `width × height` pixels, grey (1 byte each, `Ok(false)`) or RGBA
+/// (4 bytes each, `Ok(true)`); checked before the bytes are copied, and again on them.
+pub fn check_pixel_len(len: usize, width: u32, height: u32) -> Result<bool> {
+    let n = width as u64 * height as u64;
+    match len as u64 {
+        l if l == n => Ok(false),
+        l if l == n * 4 => Ok(true),
+        _ => Err(Error::invalid_value(format!(
+            "The argument 'image.data' must hold width × height bytes (grey) or 4 × width × height (RGBA): {n} or {}. Received {len} bytes",
+            n * 4
+        ))),
+    }
+}
+
 /// Pixels from `{ data, width, height }`: grey when there is one byte a pixel, RGBA when four.
 pub fn from_pixels(data: Vec<u8>, width: u32, height: u32) -> Result<Grey> {
-    let n = width as u64 * height as u64;
-    let pixels = if data.len() as u64 == n {
-        data
-    } else if data.len() as u64 == n * 4 {
-        grey_of_rgba(&data)
-    } else {
-        return Err(Error::invalid_value(format!(
-            "The argument 'image.data' must hold width × height bytes (grey) or 4 × width × height (RGBA): {n} or {}. Received {} bytes",
-            n * 4,
-            data.len()
-        )));
-    };
+    let pixels = if check_pixel_len(data.len(), width, height)? { grey_of_rgba(&data) } else { data };
     Ok(Grey { width, height, pixels })
 }
 

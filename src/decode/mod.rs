@@ -87,6 +87,17 @@ enum Binarize {
 
 /// Every code in `grey`, in reading order (top to bottom, then left to right); empty if none.
 pub fn decode(grey: &Grey, options: &DecodeOptions) -> Vec<Found> {
+    decode_until(grey, options, &|| false).unwrap_or_default()
+}
+
+/// `stop()` said to stop: the work was given up between two steps.
+#[derive(Debug, PartialEq)]
+pub struct Stopped;
+
+/// `decode`, asking `stop()` before each step (a binarization, a pass over one polarity, a
+/// finder search, the fallback detector) and giving up with `Err(Stopped)` once it says yes:
+/// an aborted call frees its thread within one step, not after every pass.
+pub fn decode_until(grey: &Grey, options: &DecodeOptions, stop: &dyn Fn() -> bool) -> Result<Vec<Found>, Stopped> {
     let polarities: &[bool] = match options.inverted {
         Some(false) => &[false],
         Some(true) => &[true],
@@ -94,16 +105,19 @@ pub fn decode(grey: &Grey, options: &DecodeOptions) -> Vec<Found> {
     };
     let mut found: Vec<Found> = Vec::new();
     for binarize in [Binarize::Hybrid, Binarize::Global] {
+        if stop() {
+            return Err(Stopped);
+        }
         // A panic inside the reader is a bug in it, not in the image: what it was doing
         // reads nothing and the other passes still run.
         let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            binarized(grey, binarize, polarities, options, &mut found)
+            binarized(grey, binarize, polarities, options, &mut found, stop)
         }));
-        if done.unwrap_or(false) {
+        if done.unwrap_or(Ok(false))? {
             break;
         }
     }
-    reading_order(found)
+    Ok(reading_order(found))
 }
 
 /// The passes over one binarization, one per polarity (the inverse is the same bits
@@ -114,7 +128,8 @@ fn binarized(
     polarities: &[bool],
     options: &DecodeOptions,
     found: &mut Vec<Found>,
-) -> bool {
+    stop: &dyn Fn() -> bool,
+) -> Result<bool, Stopped> {
     let bits = match binarize {
         Binarize::Hybrid => binarize::hybrid(grey),
         Binarize::Global => None,
@@ -123,52 +138,69 @@ fn binarized(
         Some(bits) => bits,
         // rxing's: the global histogram, and the hybrid one's fallback under 40 px a side.
         None => {
-            let Ok(source) = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height) else { return true };
+            let Ok(source) = Luma8Source::new_with_slice(&grey.pixels, grey.width, grey.height) else {
+                return Ok(true);
+            };
             let matrix = match binarize {
                 Binarize::Hybrid => HybridBinarizer::new(source).get_black_matrix().cloned(),
                 Binarize::Global => GlobalHistogramBinarizer::new(source).get_black_matrix().cloned(),
             };
             match matrix {
                 Ok(m) => m,
-                Err(_) => return false,
+                Err(_) => return Ok(false),
             }
         }
     };
-    passes(bits, polarities, options, found)
+    passes(bits, polarities, options, found, stop)
 }
 
-fn passes(mut bits: BitMatrix, polarities: &[bool], options: &DecodeOptions, found: &mut Vec<Found>) -> bool {
+fn passes(
+    mut bits: BitMatrix,
+    polarities: &[bool],
+    options: &DecodeOptions,
+    found: &mut Vec<Found>,
+    stop: &dyn Fn() -> bool,
+) -> Result<bool, Stopped> {
     let mut inverted = false;
     for &want in polarities {
+        if stop() {
+            return Err(Stopped);
+        }
         if want != inverted {
             bits.flip_self();
             inverted = want;
         }
-        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_bits(&bits, options)));
-        for code in pass.unwrap_or_default() {
+        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_bits(&bits, options, stop)));
+        for code in pass.unwrap_or(Ok(Vec::new()))? {
             if !found.iter().any(|f| same_code(f, &code)) {
                 found.push(code);
             }
         }
         if !found.is_empty() && !options.try_harder {
-            return true;
+            return Ok(true);
         }
     }
-    false
+    Ok(false)
 }
 
 /// Every code in one binarized image.
-fn read_bits(bits: &BitMatrix, options: &DecodeOptions) -> Vec<Found> {
+fn read_bits(bits: &BitMatrix, options: &DecodeOptions, stop: &dyn Fn() -> bool) -> Result<Vec<Found>, Stopped> {
     if options.pure {
         if let Some(code) = detector::DetectPureQR(bits).ok().and_then(|d| read_symbol(d.getBits(), d.getPoints())) {
-            return vec![code];
+            return Ok(vec![code]);
         }
     }
     let mut found = read_finders(bits, options.try_harder);
     if found.is_empty() && !options.try_harder {
+        if stop() {
+            return Err(Stopped);
+        }
         found = read_finders(bits, true);
     }
     if found.is_empty() {
+        if stop() {
+            return Err(Stopped);
+        }
         // ZXing's own detector finds finder patterns by another route, and reads some noisy
         // images the first misses (measured: `bench/decode-engines`); one code at most.
         let hints = rxing::DecodeHints { TryHarder: Some(true), ..Default::default() };
@@ -180,7 +212,7 @@ fn read_bits(bits: &BitMatrix, options: &DecodeOptions) -> Vec<Found> {
             found.push(code);
         }
     }
-    found
+    Ok(found)
 }
 
 /// zxing-cpp's route: every finder pattern (on every row when `every_row`, else on rows a few

@@ -314,3 +314,36 @@ fn png_chunks_that_inflate_are_not_inflated() {
         assert!(info.compressed_latin1_text.is_empty() && info.utf8_text.is_empty(), "a text chunk was read");
     }
 }
+
+/// `decode_until` asks `stop()` before each step and gives up at the first yes: a call
+/// aborted while it runs frees its thread within one step. On a blank image with `tryHarder`
+/// every step runs (two binarizations, two polarities each: 2 + 4 checks, plus the fallback
+/// detector's 4); stopping at the k-th check makes exactly k checks.
+#[test]
+fn decode_until_stops_between_steps() {
+    use super::{decode_until, Stopped};
+    use std::cell::Cell;
+    let blank = Grey { width: 200, height: 200, pixels: vec![255; 200 * 200] };
+    let options = DecodeOptions { try_harder: true, ..Default::default() };
+    let asked = Cell::new(0);
+    let never = || {
+        asked.set(asked.get() + 1);
+        false
+    };
+    assert_eq!(decode_until(&blank, &options, &never).map(|found| found.len()), Ok(0));
+    let all = asked.get();
+    assert_eq!(all, 10, "checks on a blank image with tryHarder");
+    for k in 1..=all {
+        let asked = Cell::new(0);
+        let at_k = || {
+            asked.set(asked.get() + 1);
+            asked.get() == k
+        };
+        assert!(decode_until(&blank, &options, &at_k).is_err(), "stopped at check {k}");
+        assert_eq!(asked.get(), k, "no step after the stop");
+    }
+    // A code is still read when nothing stops it, and a stop before the first step reads none.
+    let (_, grey) = draw("stop", EncodeOptions::default(), 3);
+    assert_eq!(decode_until(&grey, &DecodeOptions::default(), &|| false).expect("not stopped")[0].bytes, b"stop");
+    assert_eq!(decode_until(&grey, &DecodeOptions::default(), &|| true).err(), Some(Stopped));
+}

@@ -74,7 +74,8 @@ pub struct DecodeOptionsJs {
     /// Largest image accepted, in pixels (width × height, read from the header before any
     /// pixel is decoded): an integer 1..2^30, default 40,000,000.
     pub max_pixels: Option<u32>,
-    /// Cancels the call while it waits for a thread; rejects with an `AbortError`.
+    /// Cancels the call: at once while it waits for a thread, between two steps of the decode
+    /// (a binarization, a pass, a finder search) once it runs; rejects with an `AbortError`.
     #[napi(ts_type = "AbortSignal")]
     pub signal: Option<()>,
 }
@@ -117,12 +118,17 @@ struct Request {
 }
 
 impl Request {
-    fn run(&mut self) -> Result<Vec<Found>> {
+    /// Reads the image and decodes it, asking `stop()` between steps (`decode_until`): an
+    /// aborted call gives its pool thread back within one step.
+    fn run(&mut self, stop: &dyn Fn() -> bool) -> Result<Vec<Found>> {
+        if stop() {
+            return Err(Error::aborted());
+        }
         let grey = match std::mem::replace(&mut self.image, Image::File(Vec::new())) {
             Image::File(bytes) => img::read(&bytes, self.max_pixels)?,
             Image::Pixels { data, width, height } => img::from_pixels(data, width, height)?,
         };
-        Ok(decode::decode(&grey, &self.options))
+        decode::decode_until(&grey, &self.options, stop).map_err(|decode::Stopped| Error::aborted())
     }
 }
 
@@ -187,14 +193,7 @@ fn read_image(v: Val, max_pixels: u64) -> Result<Image> {
     let Some(bytes) = data.pixel_bytes() else {
         return Err(js::wrong_type("image.data", "an instance of Uint8Array or Uint8ClampedArray", &data));
     };
-    let n = width as u64 * height as u64;
-    if bytes.len() as u64 != n && bytes.len() as u64 != n * 4 {
-        return Err(Error::invalid_value(format!(
-            "The argument 'image.data' must hold width × height bytes (grey) or 4 × width × height (RGBA): {n} or {}. Received {} bytes",
-            n * 4,
-            bytes.len()
-        )));
-    }
+    img::check_pixel_len(bytes.len(), width, height)?;
     Ok(Image::Pixels { data: js::copy_of(bytes), width, height })
 }
 
@@ -224,10 +223,8 @@ impl Task for DecodeTask {
         Ok(catch_panic(|| {
             #[cfg(feature = "inject-panic")]
             super::maybe_panic("decode");
-            if let Some(w) = &self.watch {
-                w.flag.check()?;
-            }
-            self.request.run()
+            let flag = self.watch.as_ref().map(|w| &w.flag);
+            self.request.run(&|| flag.is_some_and(|f| f.is_set()))
         }))
     }
 
@@ -270,7 +267,7 @@ pub fn decode_sync(env: Env, image: Unknown, options: Option<Unknown>) -> napi::
         #[cfg(feature = "inject-panic")]
         super::maybe_panic("decodeSync");
         let (mut request, _) = request(&env, image, options)?;
-        request.run()
+        request.run(&|| false)
     })?;
     Ok(found.into_iter().map(to_js).collect())
 }
