@@ -50,6 +50,16 @@ fn inverted_codes_are_read_only_when_allowed() {
     assert_eq!(decode(&grey, &DecodeOptions::default()).len(), 1);
     assert_eq!(decode(&grey, &DecodeOptions { inverted: Some(true), ..Default::default() }).len(), 1);
     assert!(decode(&grey, &DecodeOptions { inverted: Some(false), ..Default::default() }).is_empty());
+    // Cheapest step first in every view: the row-skipping search in the dark-on-light view
+    // (nothing), then in the inverse (the code); not the every-row search and the detector
+    // in the first view before the inverse is looked at.
+    let asked = std::cell::Cell::new(0);
+    let count = || {
+        asked.set(asked.get() + 1);
+        false
+    };
+    assert_eq!(super::decode_until(&grey, &DecodeOptions::default(), &count).map(|f| f.len()), Ok(1));
+    assert_eq!(asked.get(), 2);
 }
 
 #[test]
@@ -316,31 +326,34 @@ fn png_chunks_that_inflate_are_not_inflated() {
 }
 
 /// `decode_until` asks `stop()` before each step and gives up at the first yes: a call
-/// aborted while it runs frees its thread within one step. On a blank image with `tryHarder`
-/// every step runs (two binarizations, two polarities each: 2 + 4 checks, plus the fallback
-/// detector's 4); stopping at the k-th check makes exactly k checks.
+/// aborted while it runs frees its thread within one step. On a blank image every step runs
+/// in every view (two binarizations × two polarities): with `tryHarder` the every-row search
+/// and the detector (8 checks), by default the row-skipping search too (12); stopping at the
+/// k-th check makes exactly k checks.
 #[test]
 fn decode_until_stops_between_steps() {
     use super::{decode_until, Stopped};
     use std::cell::Cell;
     let blank = Grey { width: 200, height: 200, pixels: vec![255; 200 * 200] };
-    let options = DecodeOptions { try_harder: true, ..Default::default() };
-    let asked = Cell::new(0);
-    let never = || {
-        asked.set(asked.get() + 1);
-        false
-    };
-    assert_eq!(decode_until(&blank, &options, &never).map(|found| found.len()), Ok(0));
-    let all = asked.get();
-    assert_eq!(all, 10, "checks on a blank image with tryHarder");
-    for k in 1..=all {
+    for (options, steps) in
+        [(DecodeOptions { try_harder: true, ..Default::default() }, 8), (DecodeOptions::default(), 12)]
+    {
         let asked = Cell::new(0);
-        let at_k = || {
+        let never = || {
             asked.set(asked.get() + 1);
-            asked.get() == k
+            false
         };
-        assert!(decode_until(&blank, &options, &at_k).is_err(), "stopped at check {k}");
-        assert_eq!(asked.get(), k, "no step after the stop");
+        assert_eq!(decode_until(&blank, &options, &never).map(|found| found.len()), Ok(0));
+        assert_eq!(asked.get(), steps, "checks on a blank image, {options:?}");
+        for k in 1..=steps {
+            let asked = Cell::new(0);
+            let at_k = || {
+                asked.set(asked.get() + 1);
+                asked.get() == k
+            };
+            assert!(decode_until(&blank, &options, &at_k).is_err(), "stopped at check {k}");
+            assert_eq!(asked.get(), k, "no step after the stop");
+        }
     }
     // A code is still read when nothing stops it, and a stop before the first step reads none.
     let (_, grey) = draw("stop", EncodeOptions::default(), 3);
