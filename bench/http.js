@@ -174,7 +174,8 @@ function goals (r) {
   add('HTTP p99 latency, tier 3 / ours', t3.latencyP99Ms / ours.latencyP99Ms, '≫ 1 (far ahead)', t3.latencyP99Ms > 2 * ours.latencyP99Ms)
   if (r.interleaved) {
     const kept = median(r.interleaved.rounds.map((x) => x.ours.reqPerSec / x.oursNoLimit.reqPerSec))
-    add(`HTTP throughput, ours with the default queue limit / with no limit (as before the queue), ${r.interleaved.rounds.length} interleaved rounds (median)`, kept, '≥ 1 (within noise)', kept >= 0.95)
+    add(`HTTP throughput, ours with the default queue limit / with no limit (as before the queue), ${r.interleaved.rounds.length} interleaved rounds (median), load from ${r.client || 'autocannon'}` +
+      (r.client && r.client.startsWith('wrk') ? '' : ' (a Node client on the same cores: install wrk for a client that leaves them to the servers)'), kept, '≥ 1 (within noise)', kept >= 0.95)
   }
   add('event-loop delay p99 under load, tier 3 / ours', t3.eventLoopDelayMs.p99 / ours.eventLoopDelayMs.p99, '> 1', t3.eventLoopDelayMs.p99 > ours.eventLoopDelayMs.p99)
   if (r.tiers.rust) add('(for information) HTTP throughput, ours / pure Rust', ours.reqPerSec / r.tiers.rust.reqPerSec, 'within reach', true)
