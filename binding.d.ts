@@ -172,7 +172,8 @@ export interface DecodeOptions {
   maxPixels?: number
   /**
    * Cancels the call: at once while it waits for a thread, between two steps of the decode
-   * (a binarization, a pass, a finder search) once it runs; rejects with an `AbortError`.
+   * (a finder search or the detector in one binarized view) once it runs; rejects with an
+   * `AbortError`.
    */
   signal?: AbortSignal
 }

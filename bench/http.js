@@ -8,6 +8,7 @@ const { fork, spawn, execFileSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 const autocannon = require('autocannon')
+const { summary } = require('./lib/measure')
 
 // Three 44-character URLs and one 500-character text: payloads vary in real traffic, and a
 // long one is where work on the main thread holds every other request up.
@@ -148,10 +149,8 @@ async function interleaved (started, rounds, seconds, connections, progress) {
   return out
 }
 
-const median = (values) => {
-  const v = [...values].sort((a, b) => a - b)
-  return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2
-}
+/** One interleaved round's throughput, the default limit's over no limit's. */
+const keptRatio = (round) => round.ours.reqPerSec / round.oursNoLimit.reqPerSec
 
 const NAMES = {
   tier0: 'tier 0: Express + qrcode',
@@ -173,7 +172,7 @@ function goals (r) {
   add('HTTP throughput, ours vs tier 3', ours.reqPerSec / t3.reqPerSec, '> 1×', ours.reqPerSec > t3.reqPerSec)
   add('HTTP p99 latency, tier 3 / ours', t3.latencyP99Ms / ours.latencyP99Ms, '≫ 1 (far ahead)', t3.latencyP99Ms > 2 * ours.latencyP99Ms)
   if (r.interleaved) {
-    const kept = median(r.interleaved.rounds.map((x) => x.ours.reqPerSec / x.oursNoLimit.reqPerSec))
+    const kept = summary(r.interleaved.rounds.map(keptRatio)).median
     add(`HTTP throughput, ours with the default queue limit / with no limit (as before the queue), ${r.interleaved.rounds.length} interleaved rounds (median), load from ${r.client || 'autocannon'}` +
       (r.client && r.client.startsWith('wrk') ? '' : ' (a Node client on the same cores: install wrk for a client that leaves them to the servers)'), kept, '≥ 1 (within noise)', kept >= 0.95)
   }
@@ -195,10 +194,12 @@ function report (r) {
   }
   if (r.interleaved) {
     const rounds = r.interleaved.rounds
-    const span = (f) => `${median(rounds.map(f)).toFixed(f === ratio ? 3 : 0)} (${Math.min(...rounds.map(f)).toFixed(f === ratio ? 3 : 0)}–${Math.max(...rounds.map(f)).toFixed(f === ratio ? 3 : 0)})`
-    function ratio (x) { return x.ours.reqPerSec / x.oursNoLimit.reqPerSec }
+    const span = (f, digits = 0) => {
+      const s = summary(rounds.map(f))
+      return `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`
+    }
     lines.push('', `The default queue limit against no limit, both servers up and loaded in turn, ${rounds.length} rounds of ${r.interleaved.seconds} s in alternating order (median, min–max): ` +
-      `req/s ${span((x) => x.ours.reqPerSec)} against ${span((x) => x.oursNoLimit.reqPerSec)}, per round ${span(ratio)}; ` +
+      `req/s ${span((x) => x.ours.reqPerSec)} against ${span((x) => x.oursNoLimit.reqPerSec)}, per round ${span(keptRatio, 3)}; ` +
       `p99 ms ${span((x) => x.ours.latencyP99Ms)} against ${span((x) => x.oursNoLimit.latencyP99Ms)}.`)
   }
   lines.push('', 'Ratios are to tier 0. Non-2xx responses or errors in any tier would be listed here: ' +

@@ -128,7 +128,7 @@ pub fn decode_until(grey: &Grey, options: &DecodeOptions, stop: &dyn Fn() -> boo
     };
     // Dark on light in both binarizations, then light on dark: a code only the global
     // binarizer shows (blur, noise) is more common than an inverted one, and the inverse of a
-    // noisy image costs as much to search as the image (measured: see `decode_until`).
+    // noisy image costs as much to search as the image (measured: see above).
     let order: Vec<(Binarize, bool)> =
         polarities.iter().flat_map(|&inverted| [Binarize::Hybrid, Binarize::Global].map(|b| (b, inverted))).collect();
     let pure: &[Step] = if options.pure { &[Step::Pure] } else { &[] };

@@ -75,7 +75,8 @@ pub struct DecodeOptionsJs {
     /// pixel is decoded): an integer 1..2^30, default 40,000,000.
     pub max_pixels: Option<u32>,
     /// Cancels the call: at once while it waits for a thread, between two steps of the decode
-    /// (a binarization, a pass, a finder search) once it runs; rejects with an `AbortError`.
+    /// (a finder search or the detector in one binarized view) once it runs; rejects with an
+    /// `AbortError`.
     #[napi(ts_type = "AbortSignal")]
     pub signal: Option<()>,
 }
