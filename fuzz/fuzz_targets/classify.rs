@@ -1,7 +1,8 @@
 //! Classification and compilation of any one pattern of any kind (a glob's regex: any JS
 //! source, look-ahead anywhere): no panic; the methods of a compiled matcher agree with
-//! each other; and a regex read as a plain literal matches exactly what the `regex` crate
-//! matches for the same source.
+//! each other (also beside a literal and a regex, in a matcher of three structures); and a
+//! regex read as a plain literal matches exactly what the `regex` crate matches for the
+//! same source.
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
@@ -28,12 +29,25 @@ fuzz_target!(|case: Case| {
         match_base: syntax == Syntax::Rust,
     });
     let spec = PatternSpec { pattern: case.pattern.clone(), kind, case_insensitive: case.ci, syntax, glob };
-    let Ok(m) = Matcher::new(&[spec]) else { return };
+    let Ok(m) = Matcher::new(std::slice::from_ref(&spec)) else { return };
+    let beside = |pattern: &str, kind| PatternSpec {
+        pattern: pattern.into(),
+        kind,
+        case_insensitive: false,
+        syntax,
+        glob: None,
+    };
+    let three = Matcher::new(&[spec, beside("\u{1}lit", Kind::Contains), beside("\u{1}re\\d", Kind::Regex)])
+        .expect("the pattern compiles beside two plain ones");
     let reference = (kind == Kind::Regex && syntax == Syntax::Rust && m.sole_literal().is_some())
         .then(|| regex::bytes::RegexBuilder::new(&case.pattern).case_insensitive(case.ci).build().ok())
         .flatten();
     for text in case.texts.iter().take(8) {
         let test = m.test(text);
+        assert_eq!(three.test(text), !three.matches(text).is_empty());
+        if !text.contains(&1) {
+            assert_eq!(three.test(text), test);
+        }
         assert_eq!(test, m.first(text).is_some());
         assert_eq!(test, !m.matches(text).is_empty());
         if let Ok(all) = m.find_all(text) {
