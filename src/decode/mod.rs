@@ -15,6 +15,7 @@ use rxing::common::{
     BitMatrix, DetectorRXingResult, GlobalHistogramBinarizer, HybridBinarizer, PerspectiveTransform, Quadrilateral,
 };
 use rxing::qrcode::cpp_port::{decoder, detector};
+use rxing::qrcode::decoder::QRCodeDecoderMetaData;
 use rxing::{Binarizer, Luma8Source, Point as RxPoint};
 
 /// Grey pixels, one byte each (0 = black), row-major.
@@ -288,32 +289,39 @@ fn zxing_corners(points: &[RxPoint], dimension: u32) -> Option<[RxPoint; 4]> {
 
 /// Decodes one sampled symbol whose grid's corners are `points` ([tl, tr, bl, br] of the
 /// grid as sampled); `None` unless its error correction succeeds.
+///
+/// ZXing's decoder first: it reports the error-corrected data codewords, which `segments`
+/// reads, and whether it read the grid mirrored. The zxing-cpp port's decoder only where
+/// that fails (it reads some grids ZXing's does not), for its bytes alone. Each code used to
+/// be error-corrected by both, every time.
 fn read_symbol(grid: &BitMatrix, points: &[RxPoint]) -> Option<Found> {
     let size = grid.getWidth() as usize;
     if grid.getHeight() as usize != size || !(21..=177).contains(&size) || size % 4 != 1 {
         return None;
     }
-    let result = decoder::Decode(grid).ok()?;
-    if !result.isValid() {
-        return None;
-    }
-    let mirrored = result.isMirrored();
-    let (level, mask) = read_format(grid, size, mirrored)?;
     let version = ((size - 17) / 4) as u8;
-    // The segments, from the error-corrected data codewords (ZXing's decoder reports them;
-    // the zxing-cpp port's does not). Without them: its bytes, and UTF-8 or no text.
-    let codewords = rxing::qrcode::decoder::qrcode_decoder::decode_bitmatrix(grid).ok();
-    let (bytes, text, segments) = match codewords.and_then(|d| segments::parse(d.getRawBytes(), version)) {
-        Some(content) => {
+    let zxing = rxing::qrcode::decoder::qrcode_decoder::decode_bitmatrix(grid).ok().and_then(|d| {
+        let mirrored =
+            d.getOther().is_some_and(|o| o.downcast_ref::<QRCodeDecoderMetaData>().is_some_and(|m| m.isMirrored()));
+        Some((segments::parse(d.getRawBytes(), version)?, mirrored))
+    });
+    let (bytes, text, segments, mirrored) = match zxing {
+        Some((content, mirrored)) => {
             let text = content.text();
-            (content.bytes, text, content.segments)
+            (content.bytes, text, content.segments, mirrored)
         }
         None => {
+            // Without segments: its bytes, and UTF-8 or no text.
+            let result = decoder::Decode(grid).ok()?;
+            if !result.isValid() {
+                return None;
+            }
             let bytes = result.content().bytes().to_vec();
             let text = String::from_utf8(bytes.clone()).ok();
-            (bytes, text, Vec::new())
+            (bytes, text, Vec::new(), result.isMirrored())
         }
     };
+    let (level, mask) = read_format(grid, size, mirrored)?;
     // The sampler reports [tl, tr, bl, br] of the grid it read; a mirrored symbol's grid is
     // its transpose, so its top-right and bottom-left swap.
     let at = |i: usize| points.get(i).map(|q: &RxPoint| Point { x: q.x, y: q.y });

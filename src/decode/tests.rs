@@ -44,6 +44,31 @@ fn reads_back_what_the_encoder_wrote() {
 }
 
 #[test]
+fn mirrored_codes_are_read_with_their_level_mask_and_corners() {
+    // A code seen from behind (a sticker read through glass): its image flipped left to
+    // right. Every mask, and levels whose format words differ most.
+    for level in [EcLevel::L, EcLevel::H] {
+        for mask in 0..8 {
+            let options = EncodeOptions { level, mask: Some(mask), ..Default::default() };
+            let (m, mut grey) = draw("mirror, mirror", options, 3);
+            let side = grey.width as usize;
+            grey.pixels.chunks_mut(side).for_each(|row| row.reverse());
+            let found = decode(&grey, &DecodeOptions::default());
+            assert_eq!(found.len(), 1, "level {level:?} mask {mask}");
+            let f = &found[0];
+            assert_eq!(f.bytes, b"mirror, mirror");
+            assert_eq!((f.version, f.level, f.mask), (m.version, m.level, m.mask));
+            // The symbol's own top-left corner is now at the image's top right.
+            let (near, far) = ((side - 12 - m.size * 3) as f32, (side - 12) as f32);
+            let want = [(far, near), (near, near), (near, far), (far, far)];
+            for (p, (x, y)) in f.corners.iter().zip(want) {
+                assert!((p.x - x).abs() <= 1.5 && (p.y - y).abs() <= 1.5, "{:?} vs {:?}", f.corners, want);
+            }
+        }
+    }
+}
+
+#[test]
 fn inverted_codes_are_read_only_when_allowed() {
     let (_, mut grey) = draw("light on dark", EncodeOptions::default(), 4);
     grey.pixels.iter_mut().for_each(|p| *p = 255 - *p);
