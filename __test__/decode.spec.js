@@ -140,6 +140,29 @@ describe('position, pixels and several codes', () => {
     assert.ok(bl.x < tl.x - 50 && Math.abs(bl.y - tl.y) < 2, JSON.stringify(code.position))
   })
 
+  test('a mirrored code (seen from behind) reads as zxing-cpp reads it, corners as it reads', async () => {
+    for (const [i, text] of ['mirror, mirror', 'Spiegel ✓ 1234567890'].entries()) {
+      const png = PNG.sync.read(qr.generateSync(text, { scale: 4, errorCorrectionLevel: LEVELS[i * 3] }))
+      const { width, data } = png
+      for (let y = 0; y < png.height; y++) {
+        const row = data.subarray(y * width * 4, (y + 1) * width * 4)
+        // Copies (a Buffer's `slice` is a view of the row being rewritten).
+        const pixels = Array.from({ length: width }, (_, x) => Uint8Array.from(row.subarray(x * 4, x * 4 + 4))).reverse()
+        pixels.forEach((p, x) => row.set(p, x * 4))
+      }
+      const mirrored = PNG.sync.write(png)
+      const [code] = qr.decodeSync(mirrored)
+      assert.deepEqual(Buffer.from(code.bytes), Buffer.from(text), text)
+      assert.deepEqual(await zxing.decode(mirrored), Buffer.from(code.bytes), `zxing-cpp on ${text}`)
+      const m = qr.encode(text, { errorCorrectionLevel: LEVELS[i * 3] })
+      assert.deepEqual([code.version, code.errorCorrectionLevel, code.mask], [m.version, m.errorCorrectionLevel, m.maskPattern])
+      // The code's own top-left finder is at the image's top right.
+      const { topLeft: tl, topRight: tr, bottomLeft: bl } = code.position
+      assert.ok(tl.x > tr.x + 50 && Math.abs(tl.y - tr.y) < 2, JSON.stringify(code.position))
+      assert.ok(Math.abs(bl.x - tl.x) < 2 && bl.y > tl.y + 50, JSON.stringify(code.position))
+    }
+  })
+
   test('pixels as RGBA (pngjs), as Uint8ClampedArray (ImageData) and as grey', () => {
     const png = PNG.sync.read(qr.generateSync('pixels', { scale: 3 }))
     const grey = new Uint8Array(png.width * png.height).map((_, i) => png.data[i * 4])

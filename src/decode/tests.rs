@@ -19,6 +19,14 @@ fn draw(text: &str, options: EncodeOptions, scale: usize) -> (qr::QrMatrix, Grey
     (m, Grey { width: side as u32, height: side as u32, pixels })
 }
 
+/// Each point within 1.5 px of where it should be, in order.
+fn assert_near(points: &[Point], want: [(f32, f32); 4]) {
+    assert_eq!(points.len(), 4, "{points:?}");
+    for (p, (x, y)) in points.iter().zip(want) {
+        assert!((p.x - x).abs() <= 1.5 && (p.y - y).abs() <= 1.5, "{points:?} vs {want:?}");
+    }
+}
+
 #[test]
 fn reads_back_what_the_encoder_wrote() {
     for level in [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H] {
@@ -36,9 +44,7 @@ fn reads_back_what_the_encoder_wrote() {
             // The symbol starts 4 modules (12 px) in and is size × 3 px wide.
             let end = (12 + m.size * 3) as f32;
             let want = [(12.0, 12.0), (end, 12.0), (end, end), (12.0, end)];
-            for (p, (x, y)) in f.corners.iter().zip(want) {
-                assert!((p.x - x).abs() <= 1.5 && (p.y - y).abs() <= 1.5, "{:?} vs {:?}", f.corners, want);
-            }
+            assert_near(&f.corners, want);
         }
     }
 }
@@ -61,9 +67,7 @@ fn mirrored_codes_are_read_with_their_level_mask_and_corners() {
             // The symbol's own top-left corner is now at the image's top right.
             let (near, far) = ((side - 12 - m.size * 3) as f32, (side - 12) as f32);
             let want = [(far, near), (near, near), (near, far), (far, far)];
-            for (p, (x, y)) in f.corners.iter().zip(want) {
-                assert!((p.x - x).abs() <= 1.5 && (p.y - y).abs() <= 1.5, "{:?} vs {:?}", f.corners, want);
-            }
+            assert_near(&f.corners, want);
         }
     }
 }
@@ -245,9 +249,8 @@ fn corners_from_zxings_detector_are_the_symbols() {
         assert_eq!(d.getPoints().len(), if m.version > 1 { 4 } else { 3 }, "v{}", m.version);
         let corners = zxing_corners(d.getPoints(), d.getBits().getWidth()).expect("a transform");
         let end = (12 + m.size * 3) as f32;
-        for (p, (x, y)) in corners.iter().zip([(12.0, 12.0), (end, 12.0), (12.0, end), (end, end)]) {
-            assert!((p.x - x).abs() <= 1.5 && (p.y - y).abs() <= 1.5, "v{}: {corners:?}", m.version);
-        }
+        let points = corners.map(|p| Point { x: p.x, y: p.y });
+        assert_near(&points, [(12.0, 12.0), (end, 12.0), (12.0, end), (end, end)]);
     }
 }
 
