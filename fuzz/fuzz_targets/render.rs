@@ -1,9 +1,10 @@
 //! Every renderer on any symbol and any options the binding lets through: no panic, and a
-//! PNG that decodes to the side the geometry promises, holding only the two colours.
+//! PNG that decodes to the side the geometry promises, with the same pixels from either
+//! compressor (the row writer and libdeflate).
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use qr_native::qr::png::PngWriter;
+use qr_native::qr::png::{Deflate, PngWriter};
 use qr_native::qr::render::{Colour, Geometry, RenderOptions};
 use qr_native::qr::{encode, svg, text, EcLevel, EncodeOptions, QrInput};
 
@@ -39,12 +40,16 @@ fuzz_target!(|case: Case| {
     let big = render.width.map_or(modules * scale, |w| w.max(modules * scale)) > 2048.0;
     match Geometry::new(matrix.size, &render) {
         Ok(geometry) if !big => {
-            let png = PngWriter::default().write(&matrix, &render).expect("a valid geometry renders");
-            let decoder = png::Decoder::new(std::io::Cursor::new(&png));
-            let mut reader = decoder.read_info().expect("our PNG decodes");
-            let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
-            let info = reader.next_frame(&mut pixels).expect("one frame");
-            assert_eq!((info.width as usize, info.height as usize), (geometry.side, geometry.side));
+            let pixels = |deflate| {
+                let png = PngWriter { deflate, ..Default::default() }.write(&matrix, &render).expect("renders");
+                let decoder = png::Decoder::new(std::io::Cursor::new(png));
+                let mut reader = decoder.read_info().expect("our PNG decodes");
+                let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
+                let info = reader.next_frame(&mut pixels).expect("one frame");
+                assert_eq!((info.width as usize, info.height as usize), (geometry.side, geometry.side));
+                pixels
+            };
+            assert!(pixels(Deflate::Rows) == pixels(Deflate::Level(1)), "the two compressors' pixels differ");
         }
         Ok(_) => {}
         Err(_) => assert!(PngWriter::default().write(&matrix, &render).is_err()),

@@ -3,6 +3,7 @@
 //! mask) follow the `qrcode` npm package so both produce identical modules.
 
 pub mod bits;
+pub mod deflate;
 pub mod mask;
 pub mod matrix;
 pub mod png;
