@@ -2,7 +2,8 @@
 //! two-entry palette (with `tRNS` for alpha) for any other colours.
 //!
 //! The chunks are written here (they are a few fixed fields and a CRC); the pixels are
-//! compressed by libdeflate with a compressor kept per thread. The `png` crate builds a new
+//! compressed by the row writer (`deflate.rs`) for small codes, else by libdeflate with a
+//! compressor kept per thread (`rows_pay` says which). The `png` crate builds a new
 //! zlib stream per image, which measured 150–250 µs for a 200 px code against tens of µs
 //! here (`cargo run --release --no-default-features --example png_settings`).
 
@@ -24,7 +25,7 @@ pub enum Deflate {
     Level(i32),
     /// `deflate::zlib_rows`: matches only with the byte before and the row above.
     Rows,
-    /// `Rows` where it measured no larger than libdeflate level 9, else level 9 (`choose`).
+    /// `Rows` where it measured no larger than libdeflate level 9, else level 9 (`rows_pay`).
     Auto,
 }
 
@@ -83,7 +84,7 @@ pub fn zlib(level: i32, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
 /// `geometry`: versions 1–3 at 2 to 6 pixels a module. There it measured no larger than
 /// libdeflate level 9 in total and at most 3 % larger on any image, at a third of the time
 /// or less; on larger versions and scales level 9's fuller search pays, and at one pixel a
-/// module no row repeats (`cargo run --release --no-default-features --example png_rows
+/// module no row repeats (`cargo run --release --no-default-features --example png_settings
 /// sweep`; the README's "PNG settings").
 pub fn rows_pay(geometry: &Geometry, size: usize) -> bool {
     let version = size.saturating_sub(17) / 4;
