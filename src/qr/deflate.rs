@@ -8,7 +8,9 @@
 //! libdeflate level 9 by `cargo run --release --no-default-features --example png_settings`:
 //! see the README's "PNG settings"). `png.rs` decides when to use it.
 
-/// Longest match DEFLATE codes, and the farthest it reaches back.
+use std::cell::RefCell;
+
+/// Longest match DEFLATE codes, the shortest, and the farthest it reaches back.
 const MAX_MATCH: usize = 258;
 const MIN_MATCH: usize = 3;
 const WINDOW: usize = 32_768;
@@ -18,6 +20,21 @@ const WINDOW: usize = 32_768;
 struct Token {
     len: u16,
     dist: u16,
+}
+
+/// What a PNG's compression reuses, kept per thread: the tokens and Huffman's work lists.
+#[derive(Default)]
+struct Scratch {
+    tokens: Vec<Token>,
+    leaves: Vec<(u32, u16)>,
+    weight: Vec<u64>,
+    parent: Vec<usize>,
+    depth: Vec<usize>,
+    count: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 /// Whether `line` (one scanline's bytes, filter byte included) can be a match distance.
@@ -31,23 +48,32 @@ pub fn zlib_rows(raw: &[u8], line: usize, out: &mut Vec<u8>) {
     debug_assert!(fits_window(line));
     // CMF 0x78: deflate, 32 KiB window; FLG 0x01 makes the pair a multiple of 31.
     out.extend_from_slice(&[0x78, 0x01]);
-    let tokens = parse(raw, line);
-    let mut bits = BitWriter { out, acc: 0, n: 0 };
-    write_block(&tokens, &mut bits);
-    bits.flush();
+    SCRATCH.with(|cell| {
+        let scratch = &mut *cell.borrow_mut();
+        let mut tokens = std::mem::take(&mut scratch.tokens);
+        parse(raw, line, &mut tokens);
+        let mut bits = BitWriter { out: &mut *out, acc: 0, n: 0 };
+        write_block(&tokens, &mut bits, scratch);
+        bits.flush();
+        // A large image's tokens are not kept past its call.
+        tokens.clear();
+        tokens.shrink_to(1 << 14);
+        scratch.tokens = tokens;
+    });
     out.extend_from_slice(&libdeflater::adler32(raw).to_be_bytes());
 }
 
 /// Greedy parse: at each byte, the longer of the run (distance 1) and the row above
 /// (distance `line`), if at least 3 bytes long; else a literal.
-fn parse(raw: &[u8], line: usize) -> Vec<Token> {
-    let mut tokens = Vec::with_capacity(raw.len() / 8 + 16);
+fn parse(raw: &[u8], line: usize, tokens: &mut Vec<Token>) {
+    tokens.clear();
     let mut p = 0;
     while p < raw.len() {
         let max = (raw.len() - p).min(MAX_MATCH);
         let mut best = (0, 0);
         for d in [1, line] {
-            if d <= p {
+            // Most bytes of a distinct row match neither: one compare turns them away.
+            if d <= p && raw[p] == raw[p - d] {
                 let len = match_len(raw, p, d, max);
                 if len > best.0 {
                     best = (len, d);
@@ -62,7 +88,6 @@ fn parse(raw: &[u8], line: usize) -> Vec<Token> {
             p += 1;
         }
     }
-    tokens
 }
 
 /// How many bytes from `p` (at most `max`) equal those `d` before them.
@@ -114,11 +139,13 @@ fn distance_code(d: usize) -> (usize, u32, u32) {
 /// queues over the symbols sorted by use, then lengthened where over the limit (JPEG's
 /// Annex K.3 adjustment). A lone symbol gets one bit, and so does a neighbour: decoders
 /// want a complete code.
-fn code_lengths(freq: &[u32], limit: usize, lens: &mut [u8]) {
+fn code_lengths(freq: &[u32], limit: usize, lens: &mut [u8], scratch: &mut Scratch) {
     lens.fill(0);
-    let mut leaves: Vec<(u32, u16)> =
-        freq.iter().enumerate().filter(|(_, &f)| f > 0).map(|(s, &f)| (f, s as u16)).collect();
-    match leaves.len() {
+    let Scratch { leaves, weight, parent, depth, count, .. } = scratch;
+    leaves.clear();
+    leaves.extend(freq.iter().enumerate().filter(|(_, &f)| f > 0).map(|(s, &f)| (f, s as u16)));
+    let n = leaves.len();
+    match n {
         0 => return,
         1 => {
             let s = leaves[0].1 as usize;
@@ -129,11 +156,11 @@ fn code_lengths(freq: &[u32], limit: usize, lens: &mut [u8]) {
         _ => {}
     }
     leaves.sort_unstable();
-    let n = leaves.len();
     // Node i < n is leaf i; node n + k is the k-th merge. Merged weights never decrease,
     // so the next two lightest are at the fronts of the leaves and of the merges.
-    let mut weight = vec![0u64; n - 1];
-    let mut parent = vec![0usize; 2 * n - 1];
+    weight.clear();
+    parent.clear();
+    parent.resize(2 * n - 1, 0);
     let (mut next_leaf, mut next_merge) = (0, 0);
     for k in 0..n - 1 {
         let mut sum = 0;
@@ -149,15 +176,17 @@ fn code_lengths(freq: &[u32], limit: usize, lens: &mut [u8]) {
             };
             parent[node] = n + k;
         }
-        weight[k] = sum;
+        weight.push(sum);
     }
     // Depths: the root (the last merge) is 0; every parent comes after its children.
-    let mut depth = vec![0usize; 2 * n - 1];
+    depth.clear();
+    depth.resize(2 * n - 1, 0);
     for node in (0..2 * n - 2).rev() {
         depth[node] = depth[parent[node]] + 1;
     }
     let deepest = depth[..n].iter().copied().max().unwrap_or(0);
-    let mut count = vec![0u32; deepest.max(limit) + 1];
+    count.clear();
+    count.resize(deepest.max(limit) + 1, 0);
     for &d in &depth[..n] {
         count[d] += 1;
     }
@@ -185,7 +214,7 @@ fn code_lengths(freq: &[u32], limit: usize, lens: &mut [u8]) {
 }
 
 /// Canonical codes for `lens`, bit-reversed for DEFLATE's least-significant-first order.
-fn codes(lens: &[u8]) -> Vec<u16> {
+fn codes<const N: usize>(lens: &[u8; N]) -> [u16; N] {
     let mut count = [0u16; 16];
     for &l in lens {
         count[l as usize] += 1;
@@ -197,16 +226,14 @@ fn codes(lens: &[u8]) -> Vec<u16> {
         code = (code + count[bits - 1]) << 1;
         next[bits] = code;
     }
-    lens.iter()
-        .map(|&l| {
-            if l == 0 {
-                return 0;
-            }
-            let c = next[l as usize];
+    let mut codes = [0u16; N];
+    for (code, &l) in codes.iter_mut().zip(lens) {
+        if l > 0 {
+            *code = next[l as usize].reverse_bits() >> (16 - l);
             next[l as usize] += 1;
-            c.reverse_bits() >> (16 - l)
-        })
-        .collect()
+        }
+    }
+    codes
 }
 
 /// The order code-length code lengths are sent in (RFC 1951, 3.2.7).
@@ -246,7 +273,7 @@ fn run_lengths(lens: &[u8]) -> Vec<(u8, u8)> {
 }
 
 /// One final dynamic-Huffman block holding `tokens` and the end-of-block symbol.
-fn write_block(tokens: &[Token], bits: &mut BitWriter) {
+fn write_block(tokens: &[Token], bits: &mut BitWriter, scratch: &mut Scratch) {
     let mut lit_freq = [0u32; 286];
     let mut dist_freq = [0u32; 30];
     for t in tokens {
@@ -260,22 +287,24 @@ fn write_block(tokens: &[Token], bits: &mut BitWriter) {
     lit_freq[256] += 1;
     let mut lit_lens = [0u8; 286];
     let mut dist_lens = [0u8; 30];
-    code_lengths(&lit_freq, 15, &mut lit_lens);
-    code_lengths(&dist_freq, 15, &mut dist_lens);
+    code_lengths(&lit_freq, 15, &mut lit_lens, scratch);
+    code_lengths(&dist_freq, 15, &mut dist_lens, scratch);
     if dist_lens.iter().all(|&l| l == 0) {
         // No matches: one unused distance code, as zlib writes.
         dist_lens[0] = 1;
     }
     let hlit = 257.max(lit_lens.iter().rposition(|&l| l > 0).map_or(0, |i| i + 1));
     let hdist = dist_lens.iter().rposition(|&l| l > 0).map_or(1, |i| i + 1);
-    let all: Vec<u8> = lit_lens[..hlit].iter().chain(&dist_lens[..hdist]).copied().collect();
-    let runs = run_lengths(&all);
+    let mut all = [0u8; 286 + 30];
+    all[..hlit].copy_from_slice(&lit_lens[..hlit]);
+    all[hlit..hlit + hdist].copy_from_slice(&dist_lens[..hdist]);
+    let runs = run_lengths(&all[..hlit + hdist]);
     let mut cl_freq = [0u32; 19];
     for &(s, _) in &runs {
         cl_freq[s as usize] += 1;
     }
     let mut cl_lens = [0u8; 19];
-    code_lengths(&cl_freq, 7, &mut cl_lens);
+    code_lengths(&cl_freq, 7, &mut cl_lens, scratch);
     let hclen = 4.max(CL_ORDER.iter().rposition(|&s| cl_lens[s] > 0).map_or(0, |i| i + 1));
 
     bits.put(1, 1); // final block
@@ -413,7 +442,7 @@ mod tests {
             let used = freq.iter().filter(|&&f| f > 0).count();
             for limit in [7, 15].into_iter().filter(|&l| used <= 1 << l) {
                 let mut lens = vec![0u8; freq.len().max(2)];
-                code_lengths(freq, limit, &mut lens);
+                code_lengths(freq, limit, &mut lens, &mut Scratch::default());
                 let kraft: f64 = lens.iter().filter(|&&l| l > 0).map(|&l| 0.5f64.powi(l as i32)).sum();
                 assert!(lens.iter().all(|&l| (l as usize) <= limit), "{lens:?}");
                 assert!((kraft - 1.0).abs() < 1e-12, "incomplete code: {kraft} for {lens:?}");

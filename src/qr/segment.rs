@@ -239,23 +239,25 @@ pub fn optimal_segments(text: &str, version: u8, kanji: bool) -> Vec<Segment<'_>
     // Edge weights: edges[target] lists (source, weight) with sources in the order qrcode
     // inserts them; a source's outgoing edges are visited in target order, which is the
     // order the targets were created in.
-    let mut weights: Vec<Vec<usize>> = Vec::with_capacity(nodes.len());
+    // A group has at most three nodes, so a target has at most three sources: one array
+    // each, not one vector each (this runs on every encode).
+    let mut weights: Vec<[usize; 3]> = Vec::with_capacity(nodes.len());
     let header = |mode: Mode| 4 + mode.count_bits(version) as usize;
     for (g, group) in groups.iter().enumerate() {
         for target in group.clone() {
             let (mode, len) = (nodes[target].mode, nodes[target].len);
-            let mut w = Vec::with_capacity(3);
+            let mut w = [usize::MAX; 3];
             if g == 0 {
-                w.push(mode.data_bits(len) + header(mode));
+                w[0] = mode.data_bits(len) + header(mode);
             } else {
-                for source in groups[g - 1].clone() {
+                for (slot, source) in w.iter_mut().zip(groups[g - 1].clone()) {
                     let prev = &mut nodes[source];
                     if prev.mode == mode {
-                        w.push(mode.data_bits(prev.last_count + len) - mode.data_bits(prev.last_count));
+                        *slot = mode.data_bits(prev.last_count + len) - mode.data_bits(prev.last_count);
                         prev.last_count += len;
                     } else {
                         prev.last_count = len;
-                        w.push(mode.data_bits(len) + header(mode));
+                        *slot = mode.data_bits(len) + header(mode);
                     }
                 }
             }
