@@ -1,5 +1,6 @@
 //! Reed–Solomon error-correction codewords over GF(256) with the QR polynomial 0x11D.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 struct Galois {
@@ -51,13 +52,28 @@ fn generator(degree: usize) -> Vec<u8> {
     poly
 }
 
+/// Most error-correction codewords a QR block has.
+const MAX_EC: usize = 30;
+
+/// The generator of `degree` in log form, without its leading 1: built once per degree and
+/// kept (each build is `degree` polynomial products; every block of every encode needs one).
+fn generator_log(degree: usize) -> Cow<'static, [u8]> {
+    static GENERATORS: [OnceLock<Vec<u8>>; MAX_EC + 1] = [const { OnceLock::new() }; MAX_EC + 1];
+    let g = galois();
+    let build = || generator(degree)[1..].iter().map(|&c| g.log[c as usize]).collect::<Vec<u8>>();
+    match GENERATORS.get(degree) {
+        Some(cell) => Cow::Borrowed(cell.get_or_init(build)),
+        // Not a QR degree: built for this call only.
+        None => Cow::Owned(build()),
+    }
+}
+
 /// Computes `ec_len` error-correction codewords of `data` into `out` (cleared first).
 /// Cost: `data.len() * ec_len` table look-ups.
 pub fn encode_into(data: &[u8], ec_len: usize, out: &mut Vec<u8>) {
     let g = galois();
-    let gen = generator(ec_len);
     // Log form of the generator skips a table look-up per product in the hot loop.
-    let gen_log: Vec<u8> = gen[1..].iter().map(|&c| g.log[c as usize]).collect();
+    let gen_log = generator_log(ec_len);
     out.clear();
     out.resize(ec_len, 0);
     for &byte in data {
@@ -66,7 +82,7 @@ pub fn encode_into(data: &[u8], ec_len: usize, out: &mut Vec<u8>) {
         out[ec_len - 1] = 0;
         if factor != 0 {
             let lf = g.log[factor as usize] as usize;
-            for (o, &gl) in out.iter_mut().zip(&gen_log) {
+            for (o, &gl) in out.iter_mut().zip(gen_log.iter()) {
                 *o ^= g.exp[lf + gl as usize];
             }
         }

@@ -161,7 +161,8 @@ struct Run {
 
 /// Splits text into maximal runs of one class. ASCII-only text takes a byte-wise path.
 fn runs(text: &str, kanji: bool) -> Vec<Run> {
-    let mut out: Vec<Run> = Vec::new();
+    // Room for a URL's runs without regrowing: this runs twice on every encode of text.
+    let mut out: Vec<Run> = Vec::with_capacity(text.len().min(32));
     // A run only grows over adjacent characters, so a dropped character splits it.
     let push = |mode: Option<Mode>, i: usize, len: usize, out: &mut Vec<Run>| match (mode, out.last_mut()) {
         (Some(m), Some(run)) if run.mode == m && run.end == i => {
