@@ -236,6 +236,38 @@ mod tests {
     }
 
     #[test]
+    fn the_row_writer_runs_where_it_measured_no_larger() {
+        // `Auto` writes exactly what the row writer writes for versions 1–3 at 2 to 6 pixels a
+        // module, and exactly what level 9 writes elsewhere; the bench's URL at 200 px is in
+        // the first group and no larger than level 9 makes it.
+        let write = |version: u8, render: &RenderOptions, deflate| {
+            let opts = EncodeOptions { level: crate::qr::EcLevel::L, version: Some(version), ..Default::default() };
+            let text = if version >= 3 { "https://example.com/products/12345?ref=qr-1" } else { "https://ex.co/1" };
+            let m = encode(&QrInput::Text(text), &opts).unwrap();
+            PngWriter { deflate, filter: FILTER }.write(&m, render).unwrap()
+        };
+        let scale = |s: f64| RenderOptions { scale: s, ..Default::default() };
+        let width = |w: f64| RenderOptions { width: Some(w), ..Default::default() };
+        for (version, render, rows) in [
+            (3, width(200.0), true),
+            (3, scale(2.0), true),
+            (3, scale(5.0), true),
+            (2, scale(4.0), true),
+            (3, scale(1.0), false),
+            (3, scale(6.0), false),
+            (3, width(400.0), false),
+            (4, scale(4.0), false),
+            (10, scale(2.0), false),
+        ] {
+            let expect = if rows { Deflate::Rows } else { Deflate::Level(DEFLATE_LEVEL) };
+            let auto = write(version, &render, Deflate::Auto);
+            assert_eq!(auto, write(version, &render, expect), "version {version}, {render:?}");
+        }
+        let url = write(3, &width(200.0), Deflate::Auto);
+        assert!(url.len() <= write(3, &width(200.0), Deflate::Level(9)).len());
+    }
+
+    #[test]
     fn black_on_white_decodes_with_modules_in_place() {
         let m = hello();
         let opts = RenderOptions { scale: 2.0, margin: 1, ..Default::default() };
