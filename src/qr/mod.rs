@@ -163,8 +163,9 @@ fn segments_for<'a>(input: &QrInput<'a>, options: &EncodeOptions, kanji: bool) -
                 ));
             }
             let level = options.level;
-            let estimate = options.version.or_else(|| best_version(&segment::raw_split(text, kanji), level));
-            segment::optimal_segments(text, estimate.unwrap_or(40), kanji)
+            let runs = segment::Runs::of(text, kanji);
+            let estimate = options.version.or_else(|| best_version(&runs.raw(), level));
+            runs.optimal(estimate.unwrap_or(40))
         }
         QrInput::Segments(segments) => segments.clone(),
     })

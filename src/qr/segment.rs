@@ -161,7 +161,7 @@ struct Run {
 
 /// Splits text into maximal runs of one class. ASCII-only text takes a byte-wise path.
 fn runs(text: &str, kanji: bool) -> Vec<Run> {
-    // Room for a URL's runs without regrowing: this runs twice on every encode of text.
+    // Room for a URL's runs without regrowing.
     let mut out: Vec<Run> = Vec::with_capacity(text.len().min(32));
     // A run only grows over adjacent characters, so a dropped character splits it.
     let push = |mode: Option<Mode>, i: usize, len: usize, out: &mut Vec<Run>| match (mode, out.last_mut()) {
@@ -188,10 +188,27 @@ fn slice_segment(text: &[u8], mode: Mode, start: usize, end: usize) -> Segment<'
     Segment { mode, data: std::borrow::Cow::Borrowed(&text[start..end]) }
 }
 
-/// The unoptimised split `qrcode` uses only to estimate a version: one segment per run.
+/// A text's runs, found once for both of `qrcode`'s splits: the raw one that estimates the
+/// version, then the optimal one for it.
+pub struct Runs<'a> {
+    bytes: &'a [u8],
+    runs: Vec<Run>,
+}
+
+impl<'a> Runs<'a> {
+    pub fn of(text: &'a str, kanji: bool) -> Self {
+        Runs { bytes: text.as_bytes(), runs: runs(text, kanji) }
+    }
+
+    /// The unoptimised split `qrcode` uses only to estimate a version: one segment per run.
+    pub fn raw(&self) -> Vec<Segment<'a>> {
+        self.runs.iter().map(|r| slice_segment(self.bytes, r.mode, r.start, r.end)).collect()
+    }
+}
+
+/// `Runs::raw` of `text`.
 pub fn raw_split(text: &str, kanji: bool) -> Vec<Segment<'_>> {
-    let bytes = text.as_bytes();
-    runs(text, kanji).iter().map(|r| slice_segment(bytes, r.mode, r.start, r.end)).collect()
+    Runs::of(text, kanji).raw()
 }
 
 /// A node of the segment graph: one run encoded in one mode.
@@ -210,8 +227,17 @@ struct Node {
 /// a queue ordered by cost then insertion, as `dijkstrajs` orders it.
 /// Cost: O(r log r) for r runs.
 pub fn optimal_segments(text: &str, version: u8, kanji: bool) -> Vec<Segment<'_>> {
-    let bytes = text.as_bytes();
-    let runs = runs(text, kanji);
+    Runs::of(text, kanji).optimal(version)
+}
+
+impl<'a> Runs<'a> {
+    /// `optimal_segments` over these runs.
+    pub fn optimal(&self, version: u8) -> Vec<Segment<'a>> {
+        optimal(self.bytes, &self.runs, version)
+    }
+}
+
+fn optimal<'a>(bytes: &'a [u8], runs: &[Run], version: u8) -> Vec<Segment<'a>> {
     if runs.is_empty() {
         return Vec::new();
     }
