@@ -75,7 +75,11 @@ describe('the limit', () => {
   test('raising the limit starts waiting calls at once', () => {
     const a = survived(assert, runCase(`(async () => {
       qr.setConcurrency(1)
-      const all = Array.from({ length: 2000 }, () => qr.generate('raise'))
+      // Long scans, so that the three can be seen running together (2000 generate calls
+      // once were, until each took ~20 µs and finished between two samples).
+      const m = new qr.Matcher(['[a-w]{3}x\\\\d', 'q\\\\d'])
+      const text = Buffer.alloc(16 << 20, 'x')
+      const all = Array.from({ length: 6 }, () => m.scanLines(text))
       const before = qr.stats().running
       qr.setConcurrency(3)
       let seen = 0
