@@ -169,6 +169,11 @@ pub struct CompileError {
 pub struct RegexGroup {
     /// The members together; `None` for one member, whose own regex answers for the set.
     set: Option<Regex>,
+    /// The members together again, leftmost-first, for "does any match": an `All` automaton
+    /// (`set`) keeps every member's threads alive past a match, a leftmost-first one drops
+    /// the threads a match outranks. `profile_matcher`, crawler list (`WARM=1`): browser
+    /// agents 738 → 471 ns, random strings 643 → 419, bots 241 → 206; isbot's unchanged.
+    any: Option<Regex>,
     /// Pattern index of each set member.
     patterns: Vec<u32>,
     /// Each member alone, for positions.
@@ -240,14 +245,19 @@ impl RegexGroup {
         }
         let patterns = members.iter().map(|m| m.index).collect();
         if members.len() == 1 {
-            return Ok(Some(Self { set: None, patterns, singles, looks }));
+            return Ok(Some(Self { set: None, any: None, patterns, singles, looks }));
         }
-        let set = Regex::builder()
-            .configure(set_config())
-            .syntax(syntax_config())
-            .build_many(&members.iter().map(|m| m.source.as_str()).collect::<Vec<_>>())
-            .map_err(|e| CompileError { pattern: None, message: message(&e) })?;
-        Ok(Some(Self { set: Some(set), patterns, singles, looks }))
+        let sources: Vec<&str> = members.iter().map(|m| m.source.as_str()).collect();
+        let build = |config| {
+            Regex::builder()
+                .configure(config)
+                .syntax(syntax_config())
+                .build_many(&sources)
+                .map_err(|e| CompileError { pattern: None, message: message(&e) })
+        };
+        let set = build(set_config())?;
+        let any = build(set_config().match_kind(MatchKind::LeftmostFirst))?;
+        Ok(Some(Self { set: Some(set), any: Some(any), patterns, singles, looks }))
     }
 
     /// Heap bytes held by the compiled automata, plus one thread's lazy DFA caches: each
@@ -257,22 +267,22 @@ impl RegexGroup {
         let singles: usize = self.singles.iter().map(|r| r.memory_usage() + SINGLE_CACHE).sum::<usize>()
             + self.looks.iter().flatten().map(|l| l.memory_usage()).sum::<usize>();
         let set = self.set.as_ref().map_or(0, |set| set.memory_usage() + SET_CACHE_TYPICAL);
-        set + singles
+        let any = self.any.as_ref().map_or(0, |any| any.memory_usage() + SET_CACHE_TYPICAL);
+        set + any + singles
     }
 
     /// Whether any member matches. Cost: one pass, stopping at the first match.
     pub fn is_match(&self, text: &[u8]) -> bool {
-        match &self.set {
-            Some(set) => set.is_match(text),
-            None => self.singles[0].is_match(text),
-        }
+        self.any.as_ref().unwrap_or(&self.singles[0]).is_match(text)
     }
 
-    /// The set members that match, by position in the set. Cost: one full pass.
+    /// The set members that match, by position in the set. Cost: one pass to the first
+    /// match, then, if there is one, one full pass.
     fn matching(&self, text: &[u8]) -> PatternSet {
         let mut hits = PatternSet::new(self.patterns.len());
         match &self.set {
-            Some(set) => set.which_overlapping_matches(&Input::new(text), &mut hits),
+            Some(set) if self.is_match(text) => set.which_overlapping_matches(&Input::new(text), &mut hits),
+            Some(_) => {}
             None if self.singles[0].is_match(text) => {
                 hits.insert(regex_automata::PatternID::ZERO);
             }
