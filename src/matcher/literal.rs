@@ -6,6 +6,9 @@
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Instant;
 
 /// Streaming FxHash over bytes, one byte at a time so a prefix's hash is a step of the
 /// whole text's hash. Cost: one multiply per byte.
@@ -209,8 +212,66 @@ fn dfa_estimate(literals: &[(String, u32)], ci: bool) -> usize {
 /// Substring literals in one Aho–Corasick automaton (one per case mode).
 pub struct ContainsSet {
     automaton: AhoCorasick,
+    /// The same automaton without a prefilter, for `is_match`, when it is small (see
+    /// `Chooser`): `None` for sets whose DFA would be over `PLAIN_BUDGET`.
+    plain: Option<(AhoCorasick, Chooser)>,
     /// Pattern index of each automaton pattern.
     patterns: Vec<u32>,
+}
+
+/// Largest DFA estimate for which a set also keeps an automaton without a prefilter.
+const PLAIN_BUDGET: usize = 2 << 20;
+
+/// Picks, call by call, the faster of a set's two automata for `is_match`. A prefilter
+/// (`aho-corasick`'s rare-byte or Teddy search, chosen from the literals) skips most of a
+/// text whose bytes it rarely meets, but on a text where its bytes are common it stops at
+/// nearly every byte and costs more than the plain DFA it was meant to avoid. Which case a
+/// matcher meets depends on its texts, known only as they come: on random 100-letter texts,
+/// three random sets of N 6–10-letter literals took 42–251 ns (N = 2), 98–353 (N = 3),
+/// 152–662 (N = 5) and 151–595 (N = 10) with the prefilter, 152 ns every time without it
+/// (`examples/literal_engines.rs`). So every `SAMPLE`th call on a thread runs both and
+/// times them, and a decaying sum of the differences picks for the calls between.
+pub struct Chooser {
+    /// Sum of (with prefilter − without) in ns over the samples, each weight decaying by
+    /// 1/8 per sample: > 0 means the plain automaton has been faster lately.
+    score: AtomicI64,
+}
+
+/// One call in this many, per thread, is a sample.
+const SAMPLE: u32 = 128;
+/// Most one sample's difference counts, in ns: a thread preempted between two clock reads
+/// must not decide for the next hundred samples.
+const CLAMP: i64 = 10_000;
+
+thread_local! {
+    static CALLS: Cell<u32> = const { Cell::new(0) };
+}
+
+impl Chooser {
+    fn new() -> Self {
+        Chooser { score: AtomicI64::new(0) }
+    }
+
+    /// Whether this call is a sample (one in `SAMPLE` on each thread).
+    fn sample() -> bool {
+        CALLS.with(|c| {
+            let n = c.get().wrapping_add(1);
+            c.set(n);
+            n % SAMPLE == 0
+        })
+    }
+
+    /// Folds one sample in: `prefiltered` and `plain` are the two automata's times.
+    fn record(&self, prefiltered: u128, plain: u128) {
+        let diff = (prefiltered as i64).saturating_sub(plain as i64).clamp(-CLAMP, CLAMP);
+        // Not one atomic step: a sample lost to a race on another thread costs nothing.
+        let score = self.score.load(Ordering::Relaxed);
+        self.score.store(score - score / 8 + diff, Ordering::Relaxed);
+    }
+
+    fn plain_is_faster(&self) -> bool {
+        self.score.load(Ordering::Relaxed) > 0
+    }
 }
 
 impl ContainsSet {
@@ -231,24 +292,44 @@ impl ContainsSet {
         } else {
             AhoCorasickKind::ContiguousNFA
         };
-        let automaton = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .ascii_case_insensitive(ci)
-            .kind(Some(kind))
-            .build(literals.iter().map(|(l, _)| l.as_bytes()))
-            .or_else(|_| {
-                AhoCorasickBuilder::new()
-                    .match_kind(MatchKind::Standard)
-                    .ascii_case_insensitive(ci)
-                    .build(literals.iter().map(|(l, _)| l.as_bytes()))
-            })
-            .ok()?;
-        Some(Self { automaton, patterns: literals.iter().map(|(_, p)| *p).collect() })
+        let builder = |kind: Option<AhoCorasickKind>, prefilter: bool| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::Standard)
+                .ascii_case_insensitive(ci)
+                .kind(kind)
+                .prefilter(prefilter)
+                .build(literals.iter().map(|(l, _)| l.as_bytes()))
+        };
+        let automaton = builder(Some(kind), true).or_else(|_| builder(None, true)).ok()?;
+        let plain = if kind == AhoCorasickKind::DFA && dfa_estimate(literals, ci) <= PLAIN_BUDGET {
+            builder(Some(kind), false).ok().map(|plain| (plain, Chooser::new()))
+        } else {
+            None
+        };
+        Some(Self { automaton, plain, patterns: literals.iter().map(|(_, p)| *p).collect() })
     }
 
-    /// Whether any literal occurs. Cost: one pass, stopping at the first occurrence.
+    /// Whether any literal occurs. Cost: one pass, stopping at the first occurrence (two
+    /// passes, timed, on a sample call: see `Chooser`).
     pub fn is_match(&self, text: &[u8]) -> bool {
-        self.automaton.is_match(text)
+        let Some((plain, chooser)) = &self.plain else {
+            return self.automaton.is_match(text);
+        };
+        if Chooser::sample() {
+            let start = Instant::now();
+            let found = self.automaton.is_match(text);
+            let between = Instant::now();
+            let again = plain.is_match(text);
+            let end = Instant::now();
+            debug_assert_eq!(found, again);
+            chooser.record((between - start).as_nanos(), (end - between).as_nanos());
+            return found;
+        }
+        if chooser.plain_is_faster() {
+            plain.is_match(text)
+        } else {
+            self.automaton.is_match(text)
+        }
     }
 
     /// Calls `found(pattern, start, end)` for every occurrence, overlapping ones included.
@@ -268,7 +349,9 @@ impl ContainsSet {
 
     /// Heap bytes held by the automaton and the index table.
     pub fn memory_usage(&self) -> usize {
-        self.automaton.memory_usage() + self.patterns.len() * 4
+        self.automaton.memory_usage()
+            + self.plain.as_ref().map_or(0, |(p, _)| p.memory_usage())
+            + self.patterns.len() * 4
     }
 }
 
@@ -326,6 +409,47 @@ mod tests {
         sx.insert(".PHP", 3);
         assert_eq!(found(&sx, "/a.PHP"), vec![3]);
         assert_eq!(found(&sx, "/a.php"), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn both_automata_answer_alike_whichever_is_chosen() {
+        let literals: Vec<(String, u32)> =
+            ["bot", "crawl", "zq"].iter().enumerate().map(|(i, l)| (l.to_string(), i as u32)).collect();
+        let set = ContainsSet::new(&literals, true).unwrap();
+        let (_, chooser) = set.plain.as_ref().expect("a small set keeps a plain automaton");
+        let texts: [&[u8]; 4] = [b"Googlebot/2.1", b"nothing here", b"ZQ", b""];
+        for score in [-5, 5] {
+            chooser.score.store(score, Ordering::Relaxed);
+            assert_eq!(chooser.plain_is_faster(), score > 0);
+            for _ in 0..SAMPLE {
+                let answers: Vec<bool> = texts.iter().map(|t| set.is_match(t)).collect();
+                assert_eq!(answers, [true, false, true, false]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_chooser_follows_the_faster_automaton() {
+        let c = Chooser::new();
+        assert!(!c.plain_is_faster());
+        for _ in 0..4 {
+            c.record(500, 150);
+        }
+        assert!(c.plain_is_faster());
+        // A change of texts turns it back within a dozen samples, whatever came before.
+        for _ in 0..1000 {
+            c.record(500, 150);
+        }
+        for _ in 0..12 {
+            c.record(40, 150);
+        }
+        assert!(!c.plain_is_faster());
+        // One huge outlier (a preempted thread) counts for at most `CLAMP`.
+        c.record(u128::MAX, 0);
+        for _ in 0..40 {
+            c.record(40, 150);
+        }
+        assert!(!c.plain_is_faster());
     }
 
     #[test]
