@@ -287,7 +287,8 @@ impl ContainsSet {
         // would take seconds and GiB, so past the budget (or `DFA_BUILD_BUDGET`) the contiguous
         // NFA, linear to build, is named: left to choose, the builder takes a DFA for a few
         // patterns whatever their length.
-        let kind = if dfa_estimate(literals, ci) <= DFA_BUDGET && dfa_build_estimate(literals) <= DFA_BUILD_BUDGET {
+        let estimate = dfa_estimate(literals, ci);
+        let kind = if estimate <= DFA_BUDGET && dfa_build_estimate(literals) <= DFA_BUILD_BUDGET {
             AhoCorasickKind::DFA
         } else {
             AhoCorasickKind::ContiguousNFA
@@ -301,8 +302,9 @@ impl ContainsSet {
                 .build(literals.iter().map(|(l, _)| l.as_bytes()))
         };
         let automaton = builder(Some(kind), true).or_else(|_| builder(None, true)).ok()?;
-        let plain = if kind == AhoCorasickKind::DFA && dfa_estimate(literals, ci) <= PLAIN_BUDGET {
-            builder(Some(kind), false).ok().map(|plain| (plain, Chooser::new()))
+        // Only beside a DFA that was built: after a fallback, a plain DFA would fail the same way.
+        let plain = if automaton.kind() == AhoCorasickKind::DFA && estimate <= PLAIN_BUDGET {
+            builder(Some(AhoCorasickKind::DFA), false).ok().map(|plain| (plain, Chooser::new()))
         } else {
             None
         };
@@ -450,6 +452,31 @@ mod tests {
             c.record(40, 150);
         }
         assert!(!c.plain_is_faster());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// Each automaton of a set, forced, against `contains` on random texts.
+        #[test]
+        fn both_automata_agree_with_a_naive_contains(
+            literals in proptest::collection::vec("[a-dA-D]{1,5}", 1..12),
+            texts in proptest::collection::vec("[a-dA-D x]{0,40}", 1..20),
+            ci in proptest::bool::ANY,
+        ) {
+            let numbered: Vec<(String, u32)> =
+                literals.iter().enumerate().map(|(i, l)| (l.clone(), i as u32)).collect();
+            let set = ContainsSet::new(&numbered, ci).unwrap();
+            let (_, chooser) = set.plain.as_ref().expect("a small set keeps a plain automaton");
+            let fold = |s: &str| if ci { s.to_ascii_lowercase() } else { s.to_string() };
+            for score in [-1, 1] {
+                chooser.score.store(score, Ordering::Relaxed);
+                for t in &texts {
+                    let expected = literals.iter().any(|l| fold(t).contains(&fold(l)));
+                    proptest::prop_assert_eq!(set.is_match(t.as_bytes()), expected, "{:?} in {:?}", literals, t);
+                }
+            }
+        }
     }
 
     #[test]
