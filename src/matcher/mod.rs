@@ -24,7 +24,7 @@ pub use pattern::Kind;
 pub use pattern::Place;
 use pattern::Plan;
 pub use pattern::Syntax;
-use regex_set::{Member, RegexGroup};
+use regex_set::{Any, Member, RegexGroup};
 use rustc_hash::FxHashMap;
 
 /// Most patterns one matcher takes.
@@ -59,6 +59,8 @@ pub struct Matcher {
     regex: Option<RegexGroup>,
     /// JavaScript patterns that read UTF-16 code units: they run on the units view.
     regex_units: Option<RegexGroup>,
+    /// Every regex, and the literals when they are few, in one `Any`, for `test` (see `Quick`).
+    quick: Option<Quick>,
     /// The plans of a matcher of a few literal patterns only (at most `MAX_JS_LITERALS`; two
     /// or more hold at most `MAX_JS_LITERAL_BYTES` together), in pattern order: callers may then answer with
     /// string comparisons of their own and skip the call into native.
@@ -71,6 +73,40 @@ pub struct Matcher {
 pub const MAX_JS_LITERALS: usize = 8;
 /// Most bytes those literals may hold together (V8 refuses very large regexes).
 pub const MAX_JS_LITERAL_BYTES: usize = 4096;
+
+/// `test`'s other way, for a text without astral characters (its own units view): every
+/// regex pattern, and the literals when there are at most `QUICK_LITERALS`, in one `Any`:
+/// at most two passes, one of them from byte 0 that ends a few bytes in, where the
+/// structures take one each (length index, Aho–Corasick, regex set, code-unit set).
+/// Its lazy DFA is fast once its states are built and slower while it builds them, on
+/// texts unlike any before; measured both ways in the README (isbot's section).
+struct Quick {
+    any: Any,
+    /// Whether `any` holds the literals; if not, the literal structures run first.
+    with_literals: bool,
+}
+
+impl Quick {
+    fn test(&self, m: &Matcher, text: &[u8]) -> bool {
+        (!self.with_literals && m.test_literals(text)) || self.any.is_match(text)
+    }
+}
+
+/// Most literals joined with the regexes for `test` (`Matcher::quick`). Past a few hundred,
+/// Aho–Corasick beats a lazy DFA: the crawler list's 1,477 literals filled a 30 MB cache.
+pub const QUICK_LITERALS: usize = 256;
+
+/// A literal as a regex source (bytes mode; `ci`: ASCII case folding, as the literal sets do).
+fn literal_source(place: Place, text: &str, ci: bool) -> String {
+    let body = regex_syntax::escape(text);
+    let flags = if ci { "(?i-u)" } else { "" };
+    match place {
+        Place::Exact => format!(r"{flags}\A{body}\z"),
+        Place::Prefix => format!(r"{flags}\A{body}"),
+        Place::Suffix => format!(r"{flags}{body}\z"),
+        Place::Contains => format!("{flags}{body}"),
+    }
+}
 
 /// One literal pattern's plan. `ci`: ASCII case-insensitive (`text` is ASCII).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +147,7 @@ impl Matcher {
             contains: [None, None],
             regex: None,
             regex_units: None,
+            quick: None,
             literals: None,
         };
         let total: usize = specs.iter().map(|s| s.pattern.len()).sum();
@@ -122,6 +159,7 @@ impl Matcher {
         let mut literal_bytes = 0;
         let mut regexes = Vec::new();
         let mut regexes_units = Vec::new();
+        let mut quick_literals = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
             if spec.pattern.len() > MAX_PATTERN_BYTES {
                 return Err(Error::out_of_range(format!(
@@ -139,6 +177,11 @@ impl Matcher {
                     list.push(SoleLiteral { place: *place, text: text.clone(), ci: *ci });
                 }
                 _ => literals = None,
+            }
+            if let Plan::Literal { place, text, ci } = &plan {
+                if quick_literals.len() <= QUICK_LITERALS {
+                    quick_literals.push(literal_source(*place, text, *ci));
+                }
             }
             match plan {
                 Plan::Literal { place, text, ci } => match place {
@@ -173,6 +216,17 @@ impl Matcher {
                 ),
             ),
         };
+        let literal_count = quick_literals.len();
+        let with_literals = literal_count <= QUICK_LITERALS;
+        let passes = [with_literals && literal_count > 0, !regexes.is_empty(), !regexes_units.is_empty()];
+        if passes.iter().filter(|&&p| p).count() >= 2 {
+            let mut sources: Vec<&str> = regexes.iter().chain(&regexes_units).map(|m| m.source.as_str()).collect();
+            if with_literals {
+                sources.extend(quick_literals.iter().map(String::as_str));
+            }
+            // A set the budget refuses joined was accepted apart: it keeps the structures only.
+            m.quick = Any::new(&sources).ok().map(|any| Quick { any, with_literals });
+        }
         m.regex = RegexGroup::new(regexes).map_err(compile_error)?;
         m.regex_units = RegexGroup::new(regexes_units).map_err(compile_error)?;
         Ok(m)
@@ -193,7 +247,8 @@ impl Matcher {
         let anchored: usize =
             self.exact.iter().chain(&self.prefix).chain(&self.suffix).map(|ix| ix.memory_usage()).sum();
         let contains: usize = self.contains.iter().flatten().map(|c| c.memory_usage()).sum();
-        let regex: usize = self.groups().map(|(r, _)| r.memory_usage()).sum();
+        let regex: usize = self.groups().map(|(r, _)| r.memory_usage()).sum::<usize>()
+            + self.quick.as_ref().map_or(0, |q| q.any.memory_usage());
         std::mem::size_of::<Self>() + anchored + contains + regex
     }
 
@@ -218,10 +273,22 @@ impl Matcher {
 
     /// Whether any pattern matches `text`. Cheapest structures first; stops at the first hit.
     pub fn test(&self, text: &[u8]) -> bool {
-        self.anchored().any(|ix| ix.each_match(text, |_, _| true))
-            || self.contains.iter().flatten().any(|c| c.is_match(text))
+        if let Some(quick) = self.quick.as_ref().filter(|_| !units::has_astral(text)) {
+            return quick.test(self, text);
+        }
+        self.test_structures(text)
+    }
+
+    /// `test` by the structures, one after another.
+    fn test_structures(&self, text: &[u8]) -> bool {
+        self.test_literals(text)
             || self.regex.as_ref().is_some_and(|r| r.is_match(text))
             || self.regex_units.as_ref().is_some_and(|r| r.is_match(&units::to_units(text)))
+    }
+
+    fn test_literals(&self, text: &[u8]) -> bool {
+        self.anchored().any(|ix| ix.each_match(text, |_, _| true))
+            || self.contains.iter().flatten().any(|c| c.is_match(text))
     }
 
     /// The lowest index of a matching pattern.
@@ -459,6 +526,56 @@ mod tests {
                 proptest::prop_assert_eq!(m.test(t.as_bytes()), !expected.is_empty());
             }
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// `test` takes the joined automata (`Quick`) on a text without astral characters
+        /// and the structures otherwise; `matches` always takes the structures.
+        #[test]
+        fn test_agrees_with_matches_whichever_way_it_takes(
+            patterns in proptest::collection::vec((0..12usize, "[abAB.]{1,3}", proptest::bool::ANY), 1..10),
+            texts in proptest::collection::vec("[abAB. é😀\n]{0,10}", 1..10),
+        ) {
+            let shapes = [
+                (Kind::Exact, "{}"), (Kind::Prefix, "{}"), (Kind::Suffix, "{}"), (Kind::Contains, "{}"),
+                (Kind::Regex, "^{}"), (Kind::Regex, "{}$"), (Kind::Regex, "{}+"), (Kind::Regex, "^.{}"),
+                (Kind::Regex, "[^a]{}"), (Kind::Regex, "(?<!b){}"), (Kind::Regex, "{}(?!a)"), (Kind::Regex, "^[^ ]{2,}$"),
+            ];
+            let specs: Vec<PatternSpec> = patterns.iter().map(|(shape, body, ci)| {
+                let (kind, form) = shapes[*shape];
+                let body = if kind == Kind::Regex { body.replace('.', "\\.") } else { body.clone() };
+                spec(&form.replace("{}", &body), kind, *ci)
+            }).collect();
+            let m = matcher(&specs);
+            for t in &texts {
+                proptest::prop_assert_eq!(m.test(t.as_bytes()), !m.matches(t.as_bytes()).is_empty(), "{:?} on {:?}", specs, t);
+            }
+        }
+    }
+
+    #[test]
+    fn the_joined_automata_are_built_for_a_mix_and_not_for_many_literals() {
+        let mix = [
+            spec("bot", Kind::Contains, true),
+            spec("^curl", Kind::Regex, true),
+            spec("java(?!;)", Kind::Regex, false),
+        ];
+        let m = matcher(&mix);
+        assert!(m.quick.as_ref().is_some_and(|q| q.with_literals));
+        assert!(m.test(b"CURL/8") && m.test(b"a javax") && !m.test(b"java;") && m.test(b"Googlebot"));
+        let regexes_only = matcher(&[spec(r"bot\d", Kind::Regex, false), mix[2].clone()]);
+        assert!(regexes_only.quick.is_none());
+        let mut many: Vec<PatternSpec> =
+            (0..=QUICK_LITERALS).map(|i| spec(&format!("w{i}x"), Kind::Contains, false)).collect();
+        many.push(spec(r"a\db", Kind::Regex, false));
+        assert!(matcher(&many).quick.is_none());
+        // With code-unit patterns too, the regexes are still joined, without the literals.
+        many.push(spec("^.$", Kind::Regex, false));
+        let m = matcher(&many);
+        assert!(m.quick.as_ref().is_some_and(|q| !q.with_literals));
+        assert!(m.test(b"w7x") && m.test(b"a1b") && m.test("é".as_bytes()) && !m.test("😀".as_bytes()));
     }
 
     #[test]
