@@ -96,18 +96,6 @@ impl Quick {
 /// Aho–Corasick beats a lazy DFA: the crawler list's 1,477 literals filled a 30 MB cache.
 pub const QUICK_LITERALS: usize = 256;
 
-/// A literal as a regex source (bytes mode; `ci`: ASCII case folding, as the literal sets do).
-fn literal_source(place: Place, text: &str, ci: bool) -> String {
-    let body = regex_syntax::escape(text);
-    let flags = if ci { "(?i-u)" } else { "" };
-    match place {
-        Place::Exact => format!(r"{flags}\A{body}\z"),
-        Place::Prefix => format!(r"{flags}\A{body}"),
-        Place::Suffix => format!(r"{flags}{body}\z"),
-        Place::Contains => format!("{flags}{body}"),
-    }
-}
-
 /// One literal pattern's plan. `ci`: ASCII case-insensitive (`text` is ASCII).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SoleLiteral {
@@ -180,7 +168,8 @@ impl Matcher {
             }
             if let Plan::Literal { place, text, ci } = &plan {
                 if quick_literals.len() <= QUICK_LITERALS {
-                    quick_literals.push(literal_source(*place, text, *ci));
+                    // `ci` folds ASCII only, as the literal sets do.
+                    quick_literals.push(pattern::literal_regex(*place, text, if *ci { "(?i-u)" } else { "" }));
                 }
             }
             match plan {

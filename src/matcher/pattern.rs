@@ -155,16 +155,21 @@ fn js_plan(t: js_regex::JsRegex) -> Plan {
 /// A literal plan, or a regex when case-insensitivity meets non-ASCII (Unicode folding).
 fn literal_plan(place: Place, text: &str, ci: bool) -> Plan {
     if ci && !text.is_ascii() {
-        let body = regex_syntax::escape(text);
-        let source = match place {
-            Place::Exact => format!(r"(?i)\A{body}\z"),
-            Place::Prefix => format!(r"(?i)\A{body}"),
-            Place::Suffix => format!(r"(?i){body}\z"),
-            Place::Contains => format!("(?i){body}"),
-        };
-        return RegexPlan::plain(source);
+        return RegexPlan::plain(literal_regex(place, text, "(?i)"));
     }
     Plan::Literal { place, text: text.to_string(), ci }
+}
+
+/// A literal as a regex source: `flags` (`(?i)`, `(?i-u)` or none), then the text escaped
+/// and anchored as `place` says.
+pub fn literal_regex(place: Place, text: &str, flags: &str) -> String {
+    let body = regex_syntax::escape(text);
+    match place {
+        Place::Exact => format!(r"{flags}\A{body}\z"),
+        Place::Prefix => format!(r"{flags}\A{body}"),
+        Place::Suffix => format!(r"{flags}{body}\z"),
+        Place::Contains => format!("{flags}{body}"),
+    }
 }
 
 /// The literal a HIR matches exactly, if it is one (an empty pattern is the empty literal).

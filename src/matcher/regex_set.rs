@@ -193,23 +193,15 @@ pub struct Any {
 }
 
 impl Any {
-    /// Compiles `sources`, each parsed once and put with the anchored ones or the others.
+    /// Compiles `sources`.
     pub fn new(sources: &[&str]) -> Result<Any, CompileError> {
-        let (mut start, mut rest) = (Vec::new(), Vec::new());
-        for source in sources {
-            // A parser per source: one reused keeps the flags a source set at its top level
-            // (`(?i)`) for the next source.
-            let hir = regex_syntax::ParserBuilder::new()
-                .utf8(false)
-                .build()
-                .parse(source)
-                .map_err(|e| CompileError { pattern: None, message: e.to_string() })?;
-            if hir.properties().look_set_prefix().contains(Look::Start) {
-                start.push(hir);
-            } else {
-                rest.push(hir);
-            }
-        }
+        Self::from_hirs(parse(sources)?)
+    }
+
+    /// Compiles parsed members, the anchored ones apart from the others.
+    fn from_hirs(hirs: Vec<Hir>) -> Result<Any, CompileError> {
+        let (start, rest): (Vec<Hir>, Vec<Hir>) =
+            hirs.into_iter().partition(|hir| hir.properties().look_set_prefix().contains(Look::Start));
         let build = |hirs: &[Hir]| -> Result<Option<Regex>, CompileError> {
             if hirs.is_empty() {
                 return Ok(None);
@@ -232,6 +224,18 @@ impl Any {
     pub fn memory_usage(&self) -> usize {
         [&self.start, &self.rest].into_iter().flatten().map(|re| re.memory_usage() + SET_CACHE_TYPICAL).sum()
     }
+}
+
+/// Each source parsed alone (a parser reused keeps the flags one source set at its top
+/// level, `(?i)`, for the next), as `syntax_config` reads it.
+fn parse(sources: &[&str]) -> Result<Vec<Hir>, CompileError> {
+    sources
+        .iter()
+        .map(|source| {
+            syntax::parse_with(source, &syntax_config())
+                .map_err(|e| CompileError { pattern: None, message: e.to_string() })
+        })
+        .collect()
 }
 
 /// The configuration of a multi-pattern set.
@@ -299,16 +303,13 @@ impl RegexGroup {
         if members.len() == 1 {
             return Ok(Some(Self { set: None, any: None, patterns, singles, looks }));
         }
-        let sources: Vec<&str> = members.iter().map(|m| m.source.as_str()).collect();
-        let build = |config| {
-            Regex::builder()
-                .configure(config)
-                .syntax(syntax_config())
-                .build_many(&sources)
-                .map_err(|e| CompileError { pattern: None, message: message(&e) })
-        };
-        let set = build(set_config())?;
-        let any = Any::new(&sources)?;
+        // Parsed once, for both the set and `Any`.
+        let hirs = parse(&members.iter().map(|m| m.source.as_str()).collect::<Vec<_>>())?;
+        let set = Regex::builder()
+            .configure(set_config())
+            .build_many_from_hir(&hirs)
+            .map_err(|e| CompileError { pattern: None, message: message(&e) })?;
+        let any = Any::from_hirs(hirs)?;
         Ok(Some(Self { set: Some(set), any: Some(any), patterns, singles, looks }))
     }
 
