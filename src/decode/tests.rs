@@ -1,5 +1,7 @@
 use super::*;
 use crate::qr::{self, EncodeOptions, QrInput};
+use rxing::common::HybridBinarizer;
+use rxing::Luma8Source;
 
 /// `text` encoded, drawn with `scale` px modules and a 4-module quiet zone, dark on light.
 fn draw(text: &str, options: EncodeOptions, scale: usize) -> (qr::QrMatrix, Grey) {
