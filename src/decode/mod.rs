@@ -224,11 +224,12 @@ impl Views<'_> {
     }
 }
 
-/// One binarization of `grey`, ZXing's hybrid or global histogram binarizer (the hybrid one
-/// is the global one under 40 px a side, as in ZXing), rewritten in `binarize` for speed.
+/// One binarization of `grey`, ZXing's hybrid or global histogram binarizer, rewritten in
+/// `binarize` for speed. Under 40 px a side ZXing's hybrid binarizer is the global one: that
+/// view is `None` here, since the global view, searched first, already holds the same bits.
 fn binarized(grey: &Grey, binarize: Binarize) -> Option<BitMatrix> {
     match binarize {
-        Binarize::Hybrid => binarize::hybrid(grey).or_else(|| binarize::global(grey)),
+        Binarize::Hybrid => binarize::hybrid(grey),
         Binarize::Global => binarize::global(grey),
     }
 }

@@ -208,16 +208,23 @@ impl Matcher {
         let literal_count = quick_literals.len();
         let with_literals = literal_count <= QUICK_LITERALS;
         let passes = [with_literals && literal_count > 0, !regexes.is_empty(), !regexes_units.is_empty()];
-        if passes.iter().filter(|&&p| p).count() >= 2 {
-            let mut sources: Vec<&str> = regexes.iter().chain(&regexes_units).map(|m| m.source.as_str()).collect();
-            if with_literals {
-                sources.extend(quick_literals.iter().map(String::as_str));
-            }
+        let joined = passes.iter().filter(|&&p| p).count() >= 2;
+        // The groups hand over their members parsed, for the joined set.
+        let mut hirs = Vec::new();
+        m.regex = RegexGroup::new(regexes, joined.then_some(&mut hirs)).map_err(compile_error)?;
+        m.regex_units = RegexGroup::new(regexes_units, joined.then_some(&mut hirs)).map_err(compile_error)?;
+        if joined {
+            let literals: Vec<&str> =
+                if with_literals { quick_literals.iter().map(String::as_str).collect() } else { Vec::new() };
             // A set the budget refuses joined was accepted apart: it keeps the structures only.
-            m.quick = Any::new(&sources).ok().map(|any| Quick { any, with_literals });
+            m.quick = regex_set::parse(&literals)
+                .and_then(|parsed| {
+                    hirs.extend(parsed);
+                    Any::from_hirs(hirs)
+                })
+                .ok()
+                .map(|any| Quick { any, with_literals });
         }
-        m.regex = RegexGroup::new(regexes).map_err(compile_error)?;
-        m.regex_units = RegexGroup::new(regexes_units).map_err(compile_error)?;
         Ok(m)
     }
 

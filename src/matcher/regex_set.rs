@@ -193,13 +193,8 @@ pub struct Any {
 }
 
 impl Any {
-    /// Compiles `sources`.
-    pub fn new(sources: &[&str]) -> Result<Any, CompileError> {
-        Self::from_hirs(parse(sources)?)
-    }
-
     /// Compiles parsed members, the anchored ones apart from the others.
-    fn from_hirs(hirs: Vec<Hir>) -> Result<Any, CompileError> {
+    pub fn from_hirs(hirs: Vec<Hir>) -> Result<Any, CompileError> {
         let (start, rest): (Vec<Hir>, Vec<Hir>) =
             hirs.into_iter().partition(|hir| hir.properties().look_set_prefix().contains(Look::Start));
         let build = |hirs: &[Hir]| -> Result<Option<Regex>, CompileError> {
@@ -228,7 +223,7 @@ impl Any {
 
 /// Each source parsed alone (a parser reused keeps the flags one source set at its top
 /// level, `(?i)`, for the next), as `syntax_config` reads it.
-fn parse(sources: &[&str]) -> Result<Vec<Hir>, CompileError> {
+pub fn parse(sources: &[&str]) -> Result<Vec<Hir>, CompileError> {
     sources
         .iter()
         .map(|source| {
@@ -272,10 +267,11 @@ fn single(source: &str) -> Result<Regex, String> {
 }
 
 impl RegexGroup {
-    /// Compiles `members`; `Ok(None)` when there are none.
+    /// Compiles `members`; `Ok(None)` when there are none. With `keep`, each member's parsed
+    /// source is also pushed there, in order (for `Matcher`'s joined `Any`: parsed once).
     /// Cost: each member compiled alone, then the set; refused at the first member over
     /// `PATTERN_SIZE` or when the set goes over `SET_SIZE`.
-    pub fn new(members: Vec<Member>) -> Result<Option<Self>, CompileError> {
+    pub fn new(members: Vec<Member>, keep: Option<&mut Vec<Hir>>) -> Result<Option<Self>, CompileError> {
         if members.is_empty() {
             return Ok(None);
         }
@@ -300,11 +296,17 @@ impl RegexGroup {
             singles.push(re);
         }
         let patterns = members.iter().map(|m| m.index).collect();
+        if members.len() == 1 && keep.is_none() {
+            return Ok(Some(Self { set: None, any: None, patterns, singles, looks }));
+        }
+        // Parsed once, for the set, its `Any` and `keep`.
+        let hirs = parse(&members.iter().map(|m| m.source.as_str()).collect::<Vec<_>>())?;
+        if let Some(keep) = keep {
+            keep.extend(hirs.iter().cloned());
+        }
         if members.len() == 1 {
             return Ok(Some(Self { set: None, any: None, patterns, singles, looks }));
         }
-        // Parsed once, for both the set and `Any`.
-        let hirs = parse(&members.iter().map(|m| m.source.as_str()).collect::<Vec<_>>())?;
         let set = Regex::builder()
             .configure(set_config())
             .build_many_from_hir(&hirs)
@@ -415,6 +417,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, s)| Member { source: s.to_string(), index: i as u32, spans: None })
                 .collect(),
+            None,
         )
     }
 
