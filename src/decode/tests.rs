@@ -144,6 +144,26 @@ fn blank_and_tiny_images_hold_no_code() {
     }
 }
 
+#[test]
+fn codes_in_images_under_40_px_are_read_in_the_global_view() {
+    // 1 px a module: 29 px for version 1, 33 for version 2, where ZXing's hybrid binarizer is
+    // its global one and `decode` looks at that view alone; light on dark too.
+    for text in ["v1", "version two, 20 b"] {
+        let (m, grey) = draw(text, EncodeOptions::default(), 1);
+        assert!(grey.width < 40, "{}", grey.width);
+        let found = decode(&grey, &DecodeOptions::default());
+        assert_eq!(found.iter().map(|f| f.bytes.as_slice()).collect::<Vec<_>>(), [text.as_bytes()], "v{}", m.version);
+        let inverse = Grey { pixels: grey.pixels.iter().map(|p| 255 - p).collect(), ..grey };
+        let found = decode(&inverse, &DecodeOptions::default());
+        assert_eq!(
+            found.iter().map(|f| f.bytes.as_slice()).collect::<Vec<_>>(),
+            [text.as_bytes()],
+            "v{} inverted",
+            m.version
+        );
+    }
+}
+
 /// `grey` saved as `format` by the `image` crate's own encoder.
 fn file_of(grey: &Grey, format: ::image::ImageFormat) -> Vec<u8> {
     let img = ::image::GrayImage::from_raw(grey.width, grey.height, grey.pixels.clone()).expect("sized");
