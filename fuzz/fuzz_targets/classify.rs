@@ -1,6 +1,6 @@
 //! Classification and compilation of any one pattern of any kind (a glob's regex: any JS
 //! source, look-ahead anywhere): no panic; the methods of a compiled matcher agree with
-//! each other (also beside a literal and a regex, in a matcher of three structures); and a
+//! each other (also beside a literal and two regexes, in a matcher of three structures); and a
 //! regex read as a plain literal matches exactly what the `regex` crate matches for the
 //! same source.
 #![no_main]
@@ -37,8 +37,16 @@ fuzz_target!(|case: Case| {
         syntax,
         glob: None,
     };
-    let three = Matcher::new(&[spec, beside("\u{1}lit", Kind::Contains), beside("\u{1}re\\d", Kind::Regex)])
-        .expect("the pattern compiles beside two plain ones");
+    // An anchored regex and one with no literal prefix beside it: `test` then walks the
+    // anchored patterns and the others together (`matcher::any`), where `matches` asks the
+    // structures.
+    let three = Matcher::new(&[
+        spec,
+        beside("\u{1}lit", Kind::Contains),
+        beside(".\u{1}re\\d", Kind::Regex),
+        beside("^\u{1}st", Kind::Regex),
+    ])
+    .expect("the pattern compiles beside three plain ones");
     let reference = (kind == Kind::Regex && syntax == Syntax::Rust && m.sole_literal().is_some())
         .then(|| regex::bytes::RegexBuilder::new(&case.pattern).case_insensitive(case.ci).build().ok())
         .flatten();

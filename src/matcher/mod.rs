@@ -7,6 +7,7 @@
 //! - `lines.rs`: matching every line of a large buffer.
 //! - `cache.rs`: the bounded cache behind one-off `isMatch` calls.
 
+pub mod any;
 pub mod cache;
 pub mod glob;
 pub mod js_regex;
@@ -17,6 +18,7 @@ pub mod pattern;
 pub mod regex_set;
 
 use crate::error::{Error, ErrorKind, Result};
+use any::Any;
 pub use glob::GlobRegex;
 use js_regex::units;
 use literal::{Anchor, ContainsSet, LengthIndex};
@@ -24,7 +26,7 @@ pub use pattern::Kind;
 pub use pattern::Place;
 use pattern::Plan;
 pub use pattern::Syntax;
-use regex_set::{Any, Member, RegexGroup};
+use regex_set::{Member, RegexGroup};
 use rustc_hash::FxHashMap;
 
 /// Most patterns one matcher takes.
@@ -561,6 +563,15 @@ mod tests {
         let m = matcher(&mix);
         assert!(m.quick.as_ref().is_some_and(|q| q.with_literals));
         assert!(m.test(b"CURL/8") && m.test(b"a javax") && !m.test(b"java;") && m.test(b"Googlebot"));
+        // The other side has a literal prefilter ("bot", "java"): searched apart.
+        assert!(!m.quick.as_ref().is_some_and(|q| q.any.is_together()));
+        // With one member that has no literal prefix, both sides are walked together.
+        let mut walked = mix.to_vec();
+        walked.push(spec(r"[^l]ib", Kind::Regex, false));
+        let m = matcher(&walked);
+        assert!(m.quick.as_ref().is_some_and(|q| q.any.is_together()));
+        assert!(m.test(b"CURL/8") && m.test(b"a javax") && !m.test(b"java;") && m.test(b"Googlebot"));
+        assert!(m.test(b"a xib") && !m.test(b"ib") && !m.test(b"llib x"));
         let regexes_only = matcher(&[spec(r"bot\d", Kind::Regex, false), mix[2].clone()]);
         assert!(regexes_only.quick.is_none());
         let mut many: Vec<PatternSpec> =

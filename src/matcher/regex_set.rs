@@ -11,13 +11,14 @@
 //! (2 MiB), a set of crawler patterns fills it over and over on varied text and runs slower
 //! (measured in `bench/`), while a one-pattern matcher needs little (`SINGLE_CACHE`).
 
+use super::any::{Any, SET_CACHE_TYPICAL};
 use super::js_regex::Spans;
 use regex_automata::hybrid;
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternSet};
-use regex_syntax::hir::{Hir, Look};
+use regex_syntax::hir::Hir;
 
 /// One pattern for the group.
 pub struct Member {
@@ -183,44 +184,6 @@ pub struct RegexGroup {
     looks: Vec<Option<LookSpans>>,
 }
 
-/// "Does any member match", in two automata: the members anchored at the text's start (`\A…`)
-/// searched from byte 0 only, and the others. Apart, the anchored members' states end
-/// where they fail, a few bytes in; joined, the lazy DFA carries them along as it walks
-/// the text and builds states for every mix of them with the others.
-pub struct Any {
-    start: Option<Regex>,
-    rest: Option<Regex>,
-}
-
-impl Any {
-    /// Compiles parsed members, the anchored ones apart from the others.
-    pub fn from_hirs(hirs: Vec<Hir>) -> Result<Any, CompileError> {
-        let (start, rest): (Vec<Hir>, Vec<Hir>) =
-            hirs.into_iter().partition(|hir| hir.properties().look_set_prefix().contains(Look::Start));
-        let build = |hirs: &[Hir]| -> Result<Option<Regex>, CompileError> {
-            if hirs.is_empty() {
-                return Ok(None);
-            }
-            Regex::builder()
-                .configure(set_config().match_kind(MatchKind::LeftmostFirst))
-                .build_many_from_hir(hirs)
-                .map(Some)
-                .map_err(|e| CompileError { pattern: None, message: message(&e) })
-        };
-        Ok(Any { start: build(&start)?, rest: build(&rest)? })
-    }
-
-    /// Whether any member matches `text`: the anchored ones from byte 0, then the others.
-    pub fn is_match(&self, text: &[u8]) -> bool {
-        self.start.as_ref().is_some_and(|re| re.is_match(Input::new(text).anchored(Anchored::Yes)))
-            || self.rest.as_ref().is_some_and(|re| re.is_match(text))
-    }
-
-    pub fn memory_usage(&self) -> usize {
-        [&self.start, &self.rest].into_iter().flatten().map(|re| re.memory_usage() + SET_CACHE_TYPICAL).sum()
-    }
-}
-
 /// Each source parsed alone (a parser reused keeps the flags one source set at its top
 /// level, `(?i)`, for the next), as `syntax_config` reads it.
 pub fn parse(sources: &[&str]) -> Result<Vec<Hir>, CompileError> {
@@ -234,7 +197,7 @@ pub fn parse(sources: &[&str]) -> Result<Vec<Hir>, CompileError> {
 }
 
 /// The configuration of a multi-pattern set.
-fn set_config() -> meta::Config {
+pub(super) fn set_config() -> meta::Config {
     Regex::config()
         .match_kind(MatchKind::All)
         .utf8_empty(false)
@@ -243,12 +206,6 @@ fn set_config() -> meta::Config {
         .onepass_size_limit(Some(SET_SIZE))
         .hybrid_cache_capacity(DFA_CACHE)
 }
-
-/// What a set's lazy DFA cache is counted as in `memory_usage`: it grows only as matching
-/// visits new states, up to `DFA_CACHE` per thread that matches with the set. A capacity
-/// sized to the member count instead (2 MiB for the crawler list's 23 regexes) made
-/// `scanLines` over 60 MiB of varied log lines up to 1.7× slower: the cache thrashed.
-const SET_CACHE_TYPICAL: usize = 2 << 20;
 
 /// Byte-oriented syntax (a pattern may match invalid UTF-8), as `regex::bytes` reads it.
 fn syntax_config() -> syntax::Config {
@@ -393,7 +350,7 @@ impl RegexGroup {
 }
 
 /// The build error in words a caller can act on.
-fn message(e: &meta::BuildError) -> String {
+pub(super) fn message(e: &meta::BuildError) -> String {
     match (e.size_limit(), e.syntax_error()) {
         (Some(limit), _) => format!("it compiles to more than the {} MiB budget", limit >> 20),
         // The parser's own words, without its multi-line rendering of the pattern.
