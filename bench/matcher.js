@@ -57,7 +57,10 @@ const LITERAL_SET_SIZES = [1, 2, 3, 5, 10, 16, 20, 50, 100, 300, 1500, 5000]
 
 async function literalSets ({ quick, ms, rounds, progress }) {
   let seed = 16
-  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  // A 32-bit LCG in integer arithmetic: `seed * 1103515245` in doubles loses its low bits past
+  // 2^53, and that generator fell into a cycle of 10,466 draws (the texts and the literals of
+  // the large sets repeated each other, and every text held a literal).
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296
   const letters = (n) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join('')
   const escape = (s) => s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
   const out = {}

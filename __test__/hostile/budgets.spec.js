@@ -46,7 +46,7 @@ describe('compiling is bounded in memory: what does not fit its budget takes a c
   test('10,000 random 100-byte literals over a wide alphabet', () => {
     const a = survived(assert, runCase(`
       let seed = 7
-      const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+      const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296
       const wide = Array.from({ length: 200 }, (_, i) => String.fromCharCode(32 + i)).join('')
       const literals = Array.from({ length: 10000 }, () => Array.from({ length: 100 }, () => wide[Math.floor(rnd() * 200)]).join(''))
       const before = ${peakMiB}

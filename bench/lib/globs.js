@@ -25,7 +25,8 @@ function globList() {
 
 function pathList(n = 10000) {
   let s = 12345
-  const r = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 }
+  // Integer arithmetic (see `literalSets` in bench/matcher.js: in doubles it cycles).
+  const r = () => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return s / 4294967296 }
   const pick = (xs) => xs[Math.floor(r() * xs.length)]
   const names = ['index', 'main', 'util', 'helpers', 'App', 'button', 'README', 'a.test', 'b.spec', '_partial', '.eslintrc', 'logo', 'server', 'types.d']
   const out = []
