@@ -284,6 +284,24 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     const { test: detached } = new Matcher(['x'], { kind: 'exact' })
     assert.throws(() => detached('x'), TypeError)
   })
+
+  test('a matcher\'s own methods answer for whichever matcher they are called on, and a subclass\'s win', () => {
+    for (const [a, b] of [
+      [new Matcher(['x'], { kind: 'exact' }), new Matcher(['y'], { kind: 'exact' })], // answered in JS
+      [new Matcher(['^x\\d']), new Matcher(['^y\\d'])] // native
+    ]) {
+      assert.ok(Object.hasOwn(a, 'test') && !Object.keys(a).includes('test'))
+      const [x, y] = a.size && a.test('x') ? ['x', 'y'] : ['x1', 'y1']
+      assert.deepEqual([a.test(x), a.test(y), a.test.call(b, x), a.test.call(b, y)], [true, false, false, true])
+      assert.deepEqual([a.first.call(b, y), Array.from(a.matches.call(b, y))], [0, [0]])
+    }
+    class Loud extends Matcher {
+      test(text) { return `loud: ${super.test(text)}` }
+    }
+    const loud = new Loud(['x'], { kind: 'exact' })
+    assert.equal(Object.hasOwn(loud, 'test'), false)
+    assert.equal(loud.test('x'), 'loud: true')
+  })
 })
 
 describe('findAll and offsets', () => {
