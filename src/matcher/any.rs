@@ -74,7 +74,12 @@ impl Any {
             && !unicode_words
             && Prefilter::from_hirs_prefix(MatchKind::LeftmostFirst, &rest).is_none()
         {
-            return Ok(Any::Together(Box::new(Together::new(&start, &rest)?)));
+            // A lazy DFA that cannot be built (its cache too small for a state of a very large
+            // NFA) leaves the two sides to the meta engine, which has other ways; an NFA over
+            // the budget is refused at once, not compiled again.
+            if let Some(together) = Together::new(&start, &rest)? {
+                return Ok(Any::Together(Box::new(together)));
+            }
         }
         let build = |hirs: &[Hir]| -> Result<Option<Regex>, CompileError> {
             if hirs.is_empty() {
@@ -119,7 +124,8 @@ impl Any {
 }
 
 impl Side {
-    fn new(hirs: &[Hir]) -> Result<Side, CompileError> {
+    /// `Ok(None)` when the NFA fits the budget but its lazy DFA cannot be built.
+    fn new(hirs: &[Hir]) -> Result<Option<Side>, CompileError> {
         let nfa = thompson::Compiler::new()
             .configure(
                 thompson::Config::new()
@@ -131,10 +137,9 @@ impl Side {
             .map_err(|e| CompileError { pattern: None, message: nfa_message(&e) })?;
         let dfa = DFA::builder()
             .configure(DFA::config().match_kind(MatchKind::LeftmostFirst).cache_capacity(DFA_CACHE))
-            .build_from_nfa(nfa.clone())
-            .map_err(|e| CompileError { pattern: None, message: e.to_string() })?;
-        let slow = PikeVM::new_from_nfa(nfa).map_err(|e| CompileError { pattern: None, message: e.to_string() })?;
-        Ok(Side { dfa, slow })
+            .build_from_nfa(nfa.clone());
+        let slow = PikeVM::new_from_nfa(nfa);
+        Ok(dfa.ok().zip(slow.ok()).map(|(dfa, slow)| Side { dfa, slow }))
     }
 
     /// The slow way, for either side.
@@ -151,11 +156,11 @@ fn nfa_message(e: &thompson::BuildError) -> String {
 }
 
 impl Together {
-    fn new(start: &[Hir], rest: &[Hir]) -> Result<Together, CompileError> {
-        let (start, rest) = (Side::new(start)?, Side::new(rest)?);
+    fn new(start: &[Hir], rest: &[Hir]) -> Result<Option<Together>, CompileError> {
+        let (Some(start), Some(rest)) = (Side::new(start)?, Side::new(rest)?) else { return Ok(None) };
         let (a, b) = (start.dfa.clone(), rest.dfa.clone());
         let make: MakeCaches = Box::new(move || Caches { start: a.create_cache(), rest: b.create_cache() });
-        Ok(Together { start, rest, caches: Pool::new(make) })
+        Ok(Some(Together { start, rest, caches: Pool::new(make) }))
     }
 
     fn is_match(&self, text: &[u8]) -> bool {
