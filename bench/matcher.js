@@ -90,6 +90,33 @@ async function literalSets ({ quick, ms, rounds, progress }) {
   return out
 }
 
+// One regex whose lazy DFA needs a state for every mix of 13 bits: random bits build a new
+// state at nearly every byte. A 256-bit text, timed before and after one `test` of 4 MB of
+// random bits (a request body an attacker controls). The regex engine's lazy DFA gives up on
+// a cache it has cleared over and over, and kept it so for good: every later search ran its
+// slowest engine (src/matcher/kept.rs).
+function afterHostile (quick) {
+  const source = '[^x][01]*1[01]{12}y'
+  let seed = 7
+  const bits = (n) => Array.from({ length: n }, () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) | 0
+    return (seed >>> 16) & 1
+  }).join('')
+  const calm = bits(256)
+  const hostile = bits(4 << 20)
+  const m = new Matcher([source])
+  const time = () => {
+    const best = []
+    for (let r = 0; r < (quick ? 3 : 7); r++) best.push(1e9 / opsPerSecSync(() => m.test(calm), quick ? 30 : 80))
+    return Math.min(...best)
+  }
+  const before = time()
+  const s0 = process.hrtime.bigint()
+  m.test(hostile)
+  const hostileMs = Number(process.hrtime.bigint() - s0) / 1e6
+  return { source, before, hostileMs, after: time() }
+}
+
 async function run ({ quick, progress }) {
   const ms = quick ? 150 : 400
   const rounds = quick ? 3 : 7
@@ -227,6 +254,9 @@ async function run ({ quick, progress }) {
     sameLines: agree
   }
 
+  progress('match after a hostile text')
+  results.afterHostile = afterHostile(quick)
+
   progress('match pathological regex')
   const patho = new Matcher(['(a+)+$'])
   const s0 = process.hrtime.bigint()
@@ -303,6 +333,10 @@ function goals (r) {
     const f = g['first matching glob: loop of picomatch matchers'].median / g['Matcher.first'].median
     add(`${r.globs.globs} globs: Matcher.first vs a loop of picomatch matchers`, f, '≥ 5×', f >= 5)
   }
+  if (r.afterHostile) {
+    const h = r.afterHostile
+    add('one regex, after one hostile 4 MB text: test on a 256-byte text, after/before (times slower)', h.after / h.before, '≤ 1.5', h.after / h.before <= 1.5)
+  }
   add('(a+)+$ on 30 a and !: Matcher µs (JS in a child process)', r.pathological.nativeUs, 'µs, JS seconds', r.pathological.nativeUs < 1000 && (r.pathological.js.ms === null || r.pathological.js.ms > 1000))
   return out
 }
@@ -339,6 +373,10 @@ function report (r) {
     '', `scanLines over a ${r.scanLines.mb} MiB ndjson access log (${r.scanLines.lines} lines): JS split + union test ${r.scanLines.jsMs.toFixed(0)} ms, ` +
       `Matcher.scanLines ${r.scanLines.nativeMs.toFixed(0)} ms (${(r.scanLines.jsMs / r.scanLines.nativeMs).toFixed(1)}×), same lines: ${r.scanLines.sameLines}` +
       (r.scanLines.copyMs === undefined ? '.' : `; a copy of the Buffer alone (what the call makes at the edge) takes ${r.scanLines.copyMs.toFixed(0)} ms.`),
+    ...(r.afterHostile
+      ? ['', `One regex \`${r.afterHostile.source}\`, \`test\` on 256 random bits: ${r.afterHostile.before.toFixed(0)} ns; one \`test\` of 4 MiB of random bits ` +
+          `(a new lazy DFA state at nearly every byte) ${r.afterHostile.hostileMs.toFixed(0)} ms; the 256 bits again: ${r.afterHostile.after.toFixed(0)} ns.`]
+      : []),
     '', `\`(a+)+$\` on 30 \`a\` and \`!\`: Matcher ${r.pathological.nativeUs.toFixed(1)} µs; JS RegExp ${r.pathological.js.ms === null ? r.pathological.js.note : (r.pathological.js.ms / 1000).toFixed(1) + ' s'}.`]
   if (r.regexSetLimits) {
     const l = r.regexSetLimits

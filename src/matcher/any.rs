@@ -10,6 +10,7 @@
 //! anchored side first 195–209 ns an agent, the other side first 123–130, together 132–141;
 //! browsers 290–330 either way.
 
+use super::kept::KeptRegex;
 use super::regex_set::{message, CompileError, DFA_CACHE};
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::hybrid::LazyStateID;
@@ -32,7 +33,7 @@ pub enum Any {
     /// other side has a literal prefilter (it skips to candidates, where a walk reads every
     /// byte), or when a member needs Unicode word boundaries (the lazy DFA stops at the
     /// first non-ASCII byte for those).
-    Apart { start: Option<Regex>, rest: Option<Regex> },
+    Apart { start: Option<KeptRegex>, rest: Option<KeptRegex> },
     /// Both sides walked together.
     Together(Box<Together>),
 }
@@ -81,14 +82,14 @@ impl Any {
                 return Ok(Any::Together(Box::new(together)));
             }
         }
-        let build = |hirs: &[Hir]| -> Result<Option<Regex>, CompileError> {
+        let build = |hirs: &[Hir]| -> Result<Option<KeptRegex>, CompileError> {
             if hirs.is_empty() {
                 return Ok(None);
             }
             Regex::builder()
                 .configure(super::regex_set::set_config().match_kind(MatchKind::LeftmostFirst))
                 .build_many_from_hir(hirs)
-                .map(Some)
+                .map(|re| Some(KeptRegex::new(re, DFA_CACHE)))
                 .map_err(|e| CompileError { pattern: None, message: message(&e) })
         };
         Ok(Any::Apart { start: build(&start)?, rest: build(&rest)? })
@@ -98,8 +99,8 @@ impl Any {
     pub fn is_match(&self, text: &[u8]) -> bool {
         match self {
             Any::Apart { start, rest } => {
-                start.as_ref().is_some_and(|re| re.is_match(Input::new(text).anchored(Anchored::Yes)))
-                    || rest.as_ref().is_some_and(|re| re.is_match(text))
+                start.as_ref().is_some_and(|re| re.is_match(&Input::new(text).anchored(Anchored::Yes)))
+                    || rest.as_ref().is_some_and(|re| re.is_match(&Input::new(text)))
             }
             Any::Together(both) => both.is_match(text),
         }
@@ -108,7 +109,7 @@ impl Any {
     pub fn memory_usage(&self) -> usize {
         match self {
             Any::Apart { start, rest } => {
-                [start, rest].into_iter().flatten().map(|re| re.memory_usage() + SET_CACHE_TYPICAL).sum()
+                [start, rest].into_iter().flatten().map(|re| re.regex().memory_usage() + SET_CACHE_TYPICAL).sum()
             }
             Any::Together(both) => [&both.start, &both.rest]
                 .into_iter()

@@ -11,6 +11,7 @@ pub mod any;
 pub mod cache;
 pub mod glob;
 pub mod js_regex;
+pub mod kept;
 pub mod lines;
 pub mod literal;
 pub mod offsets;

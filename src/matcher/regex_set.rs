@@ -13,6 +13,7 @@
 
 use super::any::{Any, SET_CACHE_TYPICAL};
 use super::js_regex::Spans;
+use super::kept::KeptRegex;
 use regex_automata::hybrid;
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson;
@@ -42,11 +43,11 @@ struct LookSpans {
 
 struct LookBranch {
     /// The look-behind check: its regex, whether it is negative, the bytes it looks back.
-    behind: Option<(Regex, bool, usize)>,
+    behind: Option<(KeptRegex, bool, usize)>,
     /// The body reversed, for marking where a match can start.
     starts: hybrid::dfa::DFA,
     /// The body, with the span as group 1.
-    body: Regex,
+    body: KeptRegex,
 }
 
 impl LookBranch {
@@ -80,7 +81,7 @@ impl LookBranch {
 
     fn behind_holds(&self, text: &[u8], at: usize) -> bool {
         self.behind.as_ref().is_none_or(|(check, negative, reach)| {
-            let found = check.is_match(Input::new(&text[..at]).range(at.saturating_sub(*reach)..));
+            let found = check.is_match(&Input::new(&text[..at]).range(at.saturating_sub(*reach)..));
             found != *negative
         })
     }
@@ -114,8 +115,8 @@ impl LookSpans {
         self.branches
             .iter()
             .map(|b| {
-                b.behind.as_ref().map_or(0, |c| c.0.memory_usage() + SINGLE_CACHE)
-                    + b.body.memory_usage()
+                b.behind.as_ref().map_or(0, |c| c.0.regex().memory_usage() + SINGLE_CACHE)
+                    + b.body.regex().memory_usage()
                     + b.starts.memory_usage()
                     + 2 * SINGLE_CACHE
             })
@@ -135,7 +136,7 @@ impl LookSpans {
                 if !marked(i, at) || !branch.behind_holds(text, at) {
                     continue;
                 }
-                let mut caps = branch.body.create_captures();
+                let mut caps = branch.body.regex().create_captures();
                 branch.body.search_captures(&Input::new(text).range(at..).anchored(Anchored::Yes), &mut caps);
                 let Some(span) = caps.get_group(1) else { continue };
                 if out.len() >= limit {
@@ -170,7 +171,7 @@ pub struct CompileError {
 
 pub struct RegexGroup {
     /// The members together; `None` for one member, whose own regex answers for the set.
-    set: Option<Regex>,
+    set: Option<KeptRegex>,
     /// The members together again, leftmost-first, for "does any match": an `All` automaton
     /// (`set`) keeps every member's threads alive past a match, a leftmost-first one drops
     /// the threads a match outranks. `profile_matcher`, crawler list (`WARM=1`): browser
@@ -179,7 +180,7 @@ pub struct RegexGroup {
     /// Pattern index of each set member.
     patterns: Vec<u32>,
     /// Each member alone, for positions.
-    singles: Vec<Regex>,
+    singles: Vec<KeptRegex>,
     /// For each member, its look-around span finder when it has one.
     looks: Vec<Option<LookSpans>>,
 }
@@ -213,14 +214,15 @@ fn syntax_config() -> syntax::Config {
 }
 
 /// One member alone; the error is already in words (`BuildError` is large to pass around).
-fn single(source: &str) -> Result<Regex, String> {
+fn single(source: &str) -> Result<KeptRegex, String> {
     let config = Regex::config()
         .match_kind(MatchKind::LeftmostFirst)
         .utf8_empty(false)
         .nfa_size_limit(Some(PATTERN_SIZE))
         .onepass_size_limit(Some(PATTERN_SIZE))
         .hybrid_cache_capacity(SINGLE_CACHE);
-    Regex::builder().configure(config).syntax(syntax_config()).build(source).map_err(|e| message(&e))
+    let re = Regex::builder().configure(config).syntax(syntax_config()).build(source).map_err(|e| message(&e))?;
+    Ok(KeptRegex::new(re, SINGLE_CACHE))
 }
 
 impl RegexGroup {
@@ -242,7 +244,7 @@ impl RegexGroup {
             let at_fault = |message| CompileError { pattern: Some(*index), message };
             let re = single(source).map_err(at_fault)?;
             let look = spans.as_ref().map(LookSpans::new).transpose().map_err(at_fault)?;
-            total += re.memory_usage() + look.as_ref().map_or(0, |l| l.memory_usage());
+            total += re.regex().memory_usage() + look.as_ref().map_or(0, |l| l.memory_usage());
             looks.push(look);
             if total > SET_SIZE {
                 return Err(CompileError {
@@ -267,6 +269,7 @@ impl RegexGroup {
         let set = Regex::builder()
             .configure(set_config())
             .build_many_from_hir(&hirs)
+            .map(|set| KeptRegex::new(set, DFA_CACHE))
             .map_err(|e| CompileError { pattern: None, message: message(&e) })?;
         let any = Any::from_hirs(hirs)?;
         Ok(Some(Self { set: Some(set), any: Some(any), patterns, singles, looks }))
@@ -276,9 +279,9 @@ impl RegexGroup {
     /// member's at its most, the set's as it typically is (`SET_CACHE_TYPICAL`). What the
     /// `isMatch` cache counts and `napi_adjust_external_memory` reports to V8.
     pub fn memory_usage(&self) -> usize {
-        let singles: usize = self.singles.iter().map(|r| r.memory_usage() + SINGLE_CACHE).sum::<usize>()
+        let singles: usize = self.singles.iter().map(|r| r.regex().memory_usage() + SINGLE_CACHE).sum::<usize>()
             + self.looks.iter().flatten().map(|l| l.memory_usage()).sum::<usize>();
-        let set = self.set.as_ref().map_or(0, |set| set.memory_usage() + SET_CACHE_TYPICAL);
+        let set = self.set.as_ref().map_or(0, |set| set.regex().memory_usage() + SET_CACHE_TYPICAL);
         let any = self.any.as_ref().map_or(0, Any::memory_usage);
         set + any + singles
     }
@@ -287,7 +290,7 @@ impl RegexGroup {
     pub fn is_match(&self, text: &[u8]) -> bool {
         match &self.any {
             Some(any) => any.is_match(text),
-            None => self.singles[0].is_match(text),
+            None => self.singles[0].is_match(&Input::new(text)),
         }
     }
 
@@ -298,7 +301,7 @@ impl RegexGroup {
         match &self.set {
             Some(set) if self.is_match(text) => set.which_overlapping_matches(&Input::new(text), &mut hits),
             Some(_) => {}
-            None if self.singles[0].is_match(text) => {
+            None if self.singles[0].is_match(&Input::new(text)) => {
                 hits.insert(regex_automata::PatternID::ZERO);
             }
             None => {}
@@ -323,7 +326,7 @@ impl RegexGroup {
             .iter()
             .zip(&self.singles)
             .take_while(|(&p, _)| p < below)
-            .find(|(_, re)| re.is_match(text))
+            .find(|(_, re)| re.is_match(&Input::new(text)))
             .map(|(&p, _)| p)
     }
 
@@ -338,11 +341,16 @@ impl RegexGroup {
                 }
                 continue;
             }
-            for m in self.singles[id.as_usize()].find_iter(text) {
-                if out.len() >= limit {
-                    return false;
+            let mut within = true;
+            self.singles[id.as_usize()].each_match(text, |m| {
+                within = out.len() < limit;
+                if within {
+                    out.push((pattern, m.start(), m.end()));
                 }
-                out.push((pattern, m.start(), m.end()));
+                within
+            });
+            if !within {
+                return false;
             }
         }
         true
