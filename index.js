@@ -38,6 +38,7 @@ const { isRegExp } = require('node:util').types
 const canCheckStrings = typeof String.prototype.isWellFormed === 'function'
 
 const MAX_JS_CI_LITERAL = 1024
+const MAX_INCLUDES_LOOP = 5
 
 // The RegExp source of a literal at its place (no flags: `^` and `$` are the text's edges).
 function literalSource({ place, text }) {
@@ -77,15 +78,31 @@ function literalsAnswer(literals) {
     const [one] = tests
     return { test: one, first: (s) => (one(s) ? 0 : -1), matches: (s) => (one(s) ? Uint32Array.of(0) : new Uint32Array(0)) }
   }
+  // A few case-sensitive `contains` literals: one `includes` each. V8's union RegExp of them
+  // is as fast in the median but not on every set: over ten random sets of three literals
+  // it took 65–231 ns a 100-character text, the loop 85–143 (five: 70–449 against 131–263).
+  // From six on the union's one pass wins (six: 287 ns against 366 in the median).
+  if (tests.length <= MAX_INCLUDES_LOOP && literals.every((l) => l.place === 'contains' && !l.caseInsensitive)) {
+    const texts = literals.map((l) => l.text)
+    const any = (s) => {
+      for (let i = 0; i < texts.length; i++) if (s.includes(texts[i])) return true
+      return false
+    }
+    return answerWith(any, tests)
+  }
   // One union RegExp per case mode answers `test` in one pass (V8 compiles an alternation of
-  // literals to machine code); `first` and `matches` try the literals one by one only after
-  // the union has found something, which most texts do not have.
+  // literals to machine code).
   const unions = [false, true]
     .map((ci) => literals.filter((l) => l.caseInsensitive === ci))
     .filter((group) => group.length > 0)
     .map((group) => new RegExp(group.map(literalSource).join('|'), group[0].caseInsensitive ? 'i' : ''))
   const [a, b] = unions
-  const any = b === undefined ? (s) => a.test(s) : (s) => a.test(s) || b.test(s)
+  return answerWith(b === undefined ? (s) => a.test(s) : (s) => a.test(s) || b.test(s), tests)
+}
+
+// `test` is `any`; `first` and `matches` try the literals one by one only after `any` has
+// found something, which most texts do not have.
+function answerWith(any, tests) {
   return {
     test: any,
     first: (s) => (any(s) ? tests.findIndex((t) => t(s)) : -1),

@@ -250,6 +250,18 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       assert.equal(few.test(Buffer.from('crawler/1')), true)
       assert.equal(spy.mock.callCount(), before)
     } finally { spy.mock.restore() }
+    // Two to five case-sensitive `contains` literals: one `includes` each, no RegExp.
+    const three = new Matcher(['bot', 'crawl', 'spider'], { kind: 'contains' })
+    const regexps = t.mock.method(RegExp.prototype, 'test')
+    try {
+      assert.equal(jsCalls('includes', () => assert.equal(three.test('a web spider'), true)), 3)
+      assert.equal(jsCalls('includes', () => assert.equal(three.test('curl'), false)), 3)
+      assert.equal(jsCalls('includes', () => assert.equal(three.first('a spider'), 2)), 3 + 3)
+      assert.equal(regexps.mock.callCount(), 0)
+      const six = new Matcher(['a1', 'a2', 'a3', 'a4', 'a5', 'a6'], { kind: 'contains' })
+      assert.equal(jsCalls('includes', () => assert.equal(six.test('xa6'), true)), 0)
+      assert.equal(regexps.mock.callCount(), 1)
+    } finally { regexps.mock.restore() }
   })
 
   test('a few literals (2 to 8 in JS, up to 16 tried, any shapes, mixed case modes): strings answered in JS agree with native on bytes', () => {
@@ -257,11 +269,14 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     const SHAPE = ['exact', 'prefix', 'suffix', 'contains']
     const WORDS = ['bot', 'Bot', 'a.b', 'x', '', 'é', '😀', 'sk', 'K', 'a|b', '(x)', '^$', 'a\\b', '\n']
     for (let round = 0; round < 200; round++) {
-      const n = 2 + Math.floor(rand() * 15)
+      // One round in four: 2 to 6 case-sensitive `contains` literals (up to five answer with
+      // `includes`, six with a union RegExp).
+      const plain = round % 4 === 0
+      const n = plain ? 2 + Math.floor(rand() * 5) : 2 + Math.floor(rand() * 15)
       const patterns = Array.from({ length: n }, () => ({
         pattern: Array.from({ length: 1 + Math.floor(rand() * 2) }, () => pick(rand, WORDS)).join(''),
-        kind: pick(rand, SHAPE),
-        caseInsensitive: rand() < 0.4
+        kind: plain ? 'contains' : pick(rand, SHAPE),
+        caseInsensitive: plain ? false : rand() < 0.4
       }))
       const m = new Matcher(patterns)
       const viaJs = __matcherLiteral.call(m) !== null
