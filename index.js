@@ -38,6 +38,7 @@ const { isRegExp } = require('node:util').types
 const canCheckStrings = typeof String.prototype.isWellFormed === 'function'
 
 const MAX_JS_CI_LITERAL = 1024
+const MIN_INCLUDES_LOOP = 3
 const MAX_INCLUDES_LOOP = 5
 
 // The RegExp source of a literal at its place (no flags: `^` and `$` are the text's edges).
@@ -78,11 +79,13 @@ function literalsAnswer(literals) {
     const [one] = tests
     return { test: one, first: (s) => (one(s) ? 0 : -1), matches: (s) => (one(s) ? Uint32Array.of(0) : new Uint32Array(0)) }
   }
-  // A few case-sensitive `contains` literals: one `includes` each. V8's union RegExp of them
-  // is as fast in the median but not on every set: over ten random sets of three literals
-  // it took 65–231 ns a 100-character text, the loop 85–143 (five: 70–449 against 131–263).
-  // From six on the union's one pass wins (six: 287 ns against 366 in the median).
-  if (tests.length <= MAX_INCLUDES_LOOP && literals.every((l) => l.place === 'contains' && !l.caseInsensitive)) {
+  // Three to five case-sensitive `contains` literals: one `includes` each. V8's union RegExp
+  // of them is as fast in the median but not on every set: over ten random sets of three
+  // literals it took 65–231 ns a 100-character text, the loop 85–143 (five: 70–449 against
+  // 131–263). Two: the union wins in the median (54–66 ns against 62–80 in four runs). From
+  // six on the union's one pass wins (six: 287 ns against 366 in the median).
+  if (tests.length >= MIN_INCLUDES_LOOP && tests.length <= MAX_INCLUDES_LOOP &&
+      literals.every((l) => l.place === 'contains' && !l.caseInsensitive)) {
     const texts = literals.map((l) => l.text)
     const any = (s) => {
       for (let i = 0; i < texts.length; i++) if (s.includes(texts[i])) return true
