@@ -11,14 +11,22 @@
 //! 35 µs).
 //!
 //! A cache is full only when a search has filled it, and it gives up only when full. So
-//! after each search, a cache holding more than half its lazy DFAs' capacity is reset:
-//! emptied, its clear count zeroed. The search that gave up has already answered; the next
+//! after each search, a cache holding more than half its lazy DFAs' capacity (beyond what
+//! the other engines' parts hold at their largest) is reset: emptied, its clear count
+//! zeroed. The search that gave up has already answered; the next
 //! one starts afresh. Cost: one look at the cache's size a search.
 
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::util::pool::Pool;
 use regex_automata::{Input, Match, PatternSet};
 use std::panic::{RefUnwindSafe, UnwindSafe};
+
+/// What the bounded backtracker's visited set may grow to (the meta engine's default): the
+/// one part of a cache, besides the lazy DFAs, that grows with the texts searched.
+const BACKTRACK_VISITED: usize = 256 << 10;
+/// A lazy DFA that gave up is full: past half its capacity even with the backtracker's set
+/// at its largest, when the capacity is at least this.
+pub const MIN_CAPACITY: usize = 4 * BACKTRACK_VISITED;
 
 type MakeCache = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
 
@@ -27,18 +35,31 @@ pub struct KeptRegex {
     caches: Pool<Cache, MakeCache>,
     /// A cache past this many bytes is reset after its search.
     reset_above: usize,
+    #[cfg(test)]
+    resets: std::sync::atomic::AtomicUsize,
 }
 
 impl KeptRegex {
     /// `capacity`: the lazy DFA cache capacity `re` was built with (each of its forward and
-    /// reverse lazy DFAs may grow to it).
+    /// reverse lazy DFAs may grow to it), at least `MIN_CAPACITY`.
     pub fn new(re: Regex, capacity: usize) -> KeptRegex {
-        let fresh = re.create_cache().memory_usage();
+        debug_assert!(capacity >= MIN_CAPACITY);
+        // A cache allocates as it is used; reset, it holds what every search needs (the
+        // PikeVM's sets, sized to the NFA; the lazy DFAs' sentinel states).
+        let mut base = re.create_cache();
+        base.reset(&re);
+        let fresh = base.memory_usage() + BACKTRACK_VISITED;
         let make: MakeCache = {
             let re = re.clone();
             Box::new(move || re.create_cache())
         };
-        KeptRegex { re, caches: Pool::new(make), reset_above: fresh + capacity / 2 }
+        KeptRegex {
+            re,
+            caches: Pool::new(make),
+            reset_above: fresh + capacity / 2,
+            #[cfg(test)]
+            resets: Default::default(),
+        }
     }
 
     /// `f` with one of the caches, reset afterwards if it has grown past half its capacity.
@@ -47,6 +68,8 @@ impl KeptRegex {
         let answer = f(&self.re, &mut cache);
         if cache.memory_usage() > self.reset_above {
             cache.reset(&self.re);
+            #[cfg(test)]
+            self.resets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         answer
     }
@@ -86,7 +109,7 @@ mod tests {
     use super::*;
     use regex_automata::MatchKind;
 
-    const CAPACITY: usize = 1 << 16;
+    const CAPACITY: usize = MIN_CAPACITY;
 
     fn build(source: &str) -> Regex {
         Regex::builder()
@@ -107,6 +130,8 @@ mod tests {
     /// `[01]{12}` after a `1` anywhere: a lazy DFA state for every mix of the last 13 bits,
     /// more than a small cache holds; random bits build a state at nearly every byte.
     const THRASHES: &str = r"[^x][01]*1[01]{12}y";
+    /// Enough random bits for the lazy DFA to give up at `CAPACITY`.
+    const THRASH_BITS: usize = 3 << 20;
 
     #[test]
     fn the_meta_engine_alone_keeps_a_cache_it_gave_up_on() {
@@ -116,9 +141,9 @@ mod tests {
         let mut cache = re.create_cache();
         let fresh = cache.memory_usage();
         let mut seed = 1;
-        assert!(!re.is_match_with(&mut cache, &Input::new(&bits(&mut seed, 400_000))));
+        assert!(!re.is_match_with(&mut cache, &Input::new(&bits(&mut seed, THRASH_BITS))));
         let full = cache.memory_usage();
-        assert!(full > fresh + CAPACITY / 2, "{full} {fresh}");
+        assert!(full > fresh + CAPACITY / 2 + BACKTRACK_VISITED, "{full} {fresh}");
         let calm = bits(&mut seed, 256);
         for _ in 0..1000 {
             assert!(!re.is_match_with(&mut cache, &Input::new(&calm)));
@@ -130,7 +155,7 @@ mod tests {
     fn a_cache_past_half_its_capacity_is_reset_after_the_search() {
         let kept = KeptRegex::new(build(THRASHES), CAPACITY);
         let mut seed = 1;
-        let mut thrash = bits(&mut seed, 400_000);
+        let mut thrash = bits(&mut seed, THRASH_BITS);
         assert!(!kept.is_match(&Input::new(&thrash)));
         thrash.extend_from_slice(b"1000000000000y");
         assert!(kept.is_match(&Input::new(&thrash)));
@@ -140,6 +165,7 @@ mod tests {
             true
         });
         assert_eq!(seen.len(), 1);
+        assert!(kept.resets.load(std::sync::atomic::Ordering::Relaxed) >= 1);
         // Every search, whatever it did, leaves a cache within the bound.
         let cache = kept.caches.get();
         assert!(cache.memory_usage() <= kept.reset_above);
@@ -148,6 +174,25 @@ mod tests {
         let calm = bits(&mut seed, 256);
         for text in [&calm[..], b"01y", b"x1000000000000y", b"a1000000000000y"] {
             assert_eq!(kept.is_match(&Input::new(text)), kept.regex().is_match(text));
+        }
+    }
+
+    #[test]
+    fn searches_that_build_few_states_never_reset_the_cache() {
+        // What grows with the text in the other engines' caches (the backtracker's visited
+        // set, capped at 256 KiB; the PikeVM's, sized to the NFA) must not look like a full
+        // lazy DFA: a reset on every search would rebuild the states each time.
+        let mut seed = 5;
+        let letters: Vec<u8> = bits(&mut seed, 1 << 20).iter().map(|b| b'a' + (b - b'0') * 7).collect();
+        for source in [r"foo\d+bar", r"(\w+)@(\w+)\.com", r"[a-h]{3}x"] {
+            let kept = KeptRegex::new(build(source), CAPACITY);
+            for len in [10, 4096, 65_536, 1 << 20] {
+                for _ in 0..3 {
+                    kept.is_match(&Input::new(&letters[..len]));
+                    kept.each_match(&letters[..len], |_| true);
+                }
+            }
+            assert_eq!(kept.resets.load(std::sync::atomic::Ordering::Relaxed), 0, "{source}");
         }
     }
 }
