@@ -17,9 +17,11 @@ use super::kept::KeptRegex;
 use regex_automata::hybrid;
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson;
+use regex_automata::util::pool::Pool;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternSet};
 use regex_syntax::hir::Hir;
+use std::panic::{RefUnwindSafe, UnwindSafe};
 
 /// One pattern for the group.
 pub struct Member {
@@ -41,11 +43,15 @@ struct LookSpans {
     branches: Vec<LookBranch>,
 }
 
+type MakeStartsCache = Box<dyn Fn() -> hybrid::dfa::Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
 struct LookBranch {
     /// The look-behind check: its regex, whether it is negative, the bytes it looks back.
     behind: Option<(KeptRegex, bool, usize)>,
-    /// The body reversed, for marking where a match can start.
+    /// The body reversed, for marking where a match can start, and its caches: one made per
+    /// call built every state again on every `findAll`.
     starts: hybrid::dfa::DFA,
+    starts_caches: Pool<hybrid::dfa::Cache, MakeStartsCache>,
     /// The body, with the span as group 1.
     body: KeptRegex,
 }
@@ -55,7 +61,7 @@ impl LookBranch {
     fn mark_starts(&self, text: &[u8]) -> Vec<u64> {
         let mut marks = vec![0u64; text.len() / 64 + 1];
         let set = |marks: &mut Vec<u64>, i: usize| marks[i / 64] |= 1 << (i % 64);
-        let mut cache = self.starts.create_cache();
+        let mut cache = self.starts_caches.get();
         let input = Input::new(text);
         let walk = |cache: &mut hybrid::dfa::Cache, marks: &mut Vec<u64>| -> Option<()> {
             let mut sid = self.starts.start_state_reverse(cache, &input).ok()?;
@@ -106,7 +112,11 @@ impl LookSpans {
                 .syntax(syntax_config())
                 .build(&b.body)
                 .map_err(|e| e.to_string())?;
-            branches.push(LookBranch { behind, starts, body: single(&b.body)? });
+            let make: MakeStartsCache = {
+                let starts = starts.clone();
+                Box::new(move || starts.create_cache())
+            };
+            branches.push(LookBranch { behind, starts, starts_caches: Pool::new(make), body: single(&b.body)? });
         }
         Ok(LookSpans { branches })
     }
