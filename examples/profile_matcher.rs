@@ -1,5 +1,5 @@
 //! A fixed matching workload for `valgrind --tool=callgrind` or timing:
-//! `cargo run --release --no-default-features --example profile_matcher -- PATTERNS TEXTS [test|first|matches]`
+//! `cargo run --release --no-default-features --example profile_matcher -- PATTERNS TEXTS [test|first|matches|findAll]`
 //! with one pattern (JS regex syntax) per line in PATTERNS and one text per line in TEXTS;
 //! `CI_PATTERNS=1` makes them case-insensitive (as isbot compiles its list).
 
@@ -46,6 +46,7 @@ fn main() {
             hits += match op {
                 "test" => m.test(text.as_bytes()) as usize,
                 "matches" => m.matches(text.as_bytes()).len(),
+                "findAll" => m.find_all(text.as_bytes()).map_or(0, |spans| spans.len()),
                 _ => m.first(text.as_bytes()).is_some() as usize,
             };
         }

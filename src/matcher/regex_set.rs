@@ -43,53 +43,108 @@ struct LookSpans {
     branches: Vec<LookBranch>,
 }
 
-type MakeStartsCache = Box<dyn Fn() -> hybrid::dfa::Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+type MakeMarkerCache = Box<dyn Fn() -> hybrid::dfa::Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// A lazy DFA that marks, in one pass over a text, every position where a match of its
+/// pattern ends (forward) or starts (reversed NFA, walked backwards); its caches keep their
+/// states between calls (one made per call built them all again on every `findAll`).
+struct Marker {
+    dfa: hybrid::dfa::DFA,
+    caches: Pool<hybrid::dfa::Cache, MakeMarkerCache>,
+    reverse: bool,
+}
+
+impl Marker {
+    fn new(source: &str, reverse: bool) -> Result<Marker, String> {
+        let dfa = hybrid::dfa::DFA::builder()
+            .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All).cache_capacity(SINGLE_CACHE))
+            .thompson(
+                thompson::Config::new()
+                    .reverse(reverse)
+                    .which_captures(thompson::WhichCaptures::None)
+                    .nfa_size_limit(Some(PATTERN_SIZE)),
+            )
+            .syntax(syntax_config())
+            .build(source)
+            .map_err(|e| e.to_string())?;
+        let make: MakeMarkerCache = {
+            let dfa = dfa.clone();
+            Box::new(move || dfa.create_cache())
+        };
+        Ok(Marker { dfa, caches: Pool::new(make), reverse })
+    }
+
+    /// Bit `i` set: a match starts (reverse) or ends (forward) at byte `i` (`0..=text.len()`);
+    /// `None` if the lazy DFA gave up (it does not with these settings).
+    fn mark(&self, text: &[u8]) -> Option<Vec<u64>> {
+        let mut marks = vec![0u64; text.len() / 64 + 1];
+        let set = |marks: &mut Vec<u64>, i: usize| marks[i / 64] |= 1 << (i % 64);
+        let mut cache = self.caches.get();
+        let input = Input::new(text);
+        let dfa = &self.dfa;
+        // Match states come one byte late: after the byte at `at`, a match state says a
+        // match starts after `at` (reverse) or ends before it (forward).
+        if self.reverse {
+            let mut sid = dfa.start_state_reverse(&mut cache, &input).ok()?;
+            for at in (0..text.len()).rev() {
+                sid = dfa.next_state(&mut cache, sid, text[at]).ok()?;
+                if sid.is_match() {
+                    set(&mut marks, at + 1);
+                }
+            }
+            if dfa.next_eoi_state(&mut cache, sid).ok()?.is_match() {
+                set(&mut marks, 0);
+            }
+        } else {
+            let mut sid = dfa.start_state_forward(&mut cache, &input).ok()?;
+            for (at, &byte) in text.iter().enumerate() {
+                sid = dfa.next_state(&mut cache, sid, byte).ok()?;
+                if sid.is_match() {
+                    set(&mut marks, at);
+                }
+            }
+            if dfa.next_eoi_state(&mut cache, sid).ok()?.is_match() {
+                set(&mut marks, text.len());
+            }
+        }
+        Some(marks)
+    }
+
+    fn memory_usage(&self) -> usize {
+        self.dfa.memory_usage() + SINGLE_CACHE
+    }
+}
+
+fn marked(marks: &[u64], at: usize) -> bool {
+    marks[at / 64] & (1 << (at % 64)) != 0
+}
 
 struct LookBranch {
-    /// The look-behind check: its regex, whether it is negative, the bytes it looks back.
-    behind: Option<(KeptRegex, bool, usize)>,
-    /// The body reversed, for marking where a match can start, and its caches: one made per
-    /// call built every state again on every `findAll`.
-    starts: hybrid::dfa::DFA,
-    starts_caches: Pool<hybrid::dfa::Cache, MakeStartsCache>,
+    /// The look-behind: its check run at one position, its marker of every position where
+    /// it holds (one pass; the check is the way should the marker ever fail), whether it is
+    /// negative, and the bytes it looks back.
+    behind: Option<LookBehind>,
+    /// Where a match of the body can start, marked in one reverse pass.
+    starts: Marker,
     /// The body, with the span as group 1.
     body: KeptRegex,
 }
 
-impl LookBranch {
-    /// Bit `i` set: a match of the body can start at byte `i` (`0..=text.len()`).
-    fn mark_starts(&self, text: &[u8]) -> Vec<u64> {
-        let mut marks = vec![0u64; text.len() / 64 + 1];
-        let set = |marks: &mut Vec<u64>, i: usize| marks[i / 64] |= 1 << (i % 64);
-        let mut cache = self.starts_caches.get();
-        let input = Input::new(text);
-        let walk = |cache: &mut hybrid::dfa::Cache, marks: &mut Vec<u64>| -> Option<()> {
-            let mut sid = self.starts.start_state_reverse(cache, &input).ok()?;
-            for at in (0..text.len()).rev() {
-                sid = self.starts.next_state(cache, sid, text[at]).ok()?;
-                // Match states come one byte late: this one says a match starts after `at`.
-                if sid.is_match() {
-                    set(marks, at + 1);
-                }
-            }
-            sid = self.starts.next_eoi_state(cache, sid).ok()?;
-            if sid.is_match() {
-                set(marks, 0);
-            }
-            Some(())
-        };
-        if walk(&mut cache, &mut marks).is_none() {
-            // The lazy DFA gave up (it does not with these settings): try every position.
-            marks.iter_mut().for_each(|w| *w = u64::MAX);
-        }
-        marks
-    }
+struct LookBehind {
+    check: KeptRegex,
+    ends: Marker,
+    negative: bool,
+    reach: usize,
+}
 
-    fn behind_holds(&self, text: &[u8], at: usize) -> bool {
-        self.behind.as_ref().is_none_or(|(check, negative, reach)| {
-            let found = check.is_match(&Input::new(&text[..at]).range(at.saturating_sub(*reach)..));
-            found != *negative
-        })
+impl LookBehind {
+    /// Whether the look-behind holds at `at`, given the positions marked where its body ends.
+    fn holds(&self, text: &[u8], at: usize, ends: Option<&[u64]>) -> bool {
+        let found = match ends {
+            Some(ends) => marked(ends, at),
+            None => self.check.is_match(&Input::new(&text[..at]).range(at.saturating_sub(self.reach)..)),
+        };
+        found != self.negative
     }
 }
 
@@ -98,25 +153,15 @@ impl LookSpans {
         let mut branches = Vec::new();
         for b in &spans.branches {
             let behind = match &b.behind {
-                Some(behind) => Some((single(&behind.check)?, behind.negative, behind.reach)),
+                Some(behind) => Some(LookBehind {
+                    check: single(&behind.check)?,
+                    ends: Marker::new(&behind.ends, false)?,
+                    negative: behind.negative,
+                    reach: behind.reach,
+                }),
                 None => None,
             };
-            let starts = hybrid::dfa::DFA::builder()
-                .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All).cache_capacity(SINGLE_CACHE))
-                .thompson(
-                    thompson::Config::new()
-                        .reverse(true)
-                        .which_captures(thompson::WhichCaptures::None)
-                        .nfa_size_limit(Some(PATTERN_SIZE)),
-                )
-                .syntax(syntax_config())
-                .build(&b.body)
-                .map_err(|e| e.to_string())?;
-            let make: MakeStartsCache = {
-                let starts = starts.clone();
-                Box::new(move || starts.create_cache())
-            };
-            branches.push(LookBranch { behind, starts, starts_caches: Pool::new(make), body: single(&b.body)? });
+            branches.push(LookBranch { behind, starts: Marker::new(&b.body, true)?, body: single(&b.body)? });
         }
         Ok(LookSpans { branches })
     }
@@ -125,10 +170,10 @@ impl LookSpans {
         self.branches
             .iter()
             .map(|b| {
-                b.behind.as_ref().map_or(0, |c| c.0.regex().memory_usage() + SINGLE_CACHE)
+                b.behind.as_ref().map_or(0, |c| c.check.regex().memory_usage() + SINGLE_CACHE + c.ends.memory_usage())
                     + b.body.regex().memory_usage()
+                    + SINGLE_CACHE
                     + b.starts.memory_usage()
-                    + 2 * SINGLE_CACHE
             })
             .sum()
     }
@@ -136,14 +181,18 @@ impl LookSpans {
     /// Non-overlapping matches as JS's `matchAll` finds them, into `out` as (pattern,
     /// start, end); false once `out` would hold more than `limit`.
     fn spans(&self, text: &[u8], pattern: u32, out: &mut Vec<(u32, usize, usize)>, limit: usize) -> bool {
-        let marks: Vec<Vec<u64>> = self.branches.iter().map(|b| b.mark_starts(text)).collect();
-        let marked = |i: usize, at: usize| marks[i][at / 64] & (1 << (at % 64)) != 0;
+        // Where each branch's body can start (all positions, should the marker fail), and
+        // where its look-behind's body ends.
+        let starts: Vec<Option<Vec<u64>>> = self.branches.iter().map(|b| b.starts.mark(text)).collect();
+        let ends: Vec<Option<Vec<u64>>> =
+            self.branches.iter().map(|b| b.behind.as_ref().and_then(|behind| behind.ends.mark(text))).collect();
         let next_char =
             |at: usize| at + text[at..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1);
         let mut at = 0;
         'positions: while at <= text.len() {
             for (i, branch) in self.branches.iter().enumerate() {
-                if !marked(i, at) || !branch.behind_holds(text, at) {
+                let can_start = starts[i].as_deref().is_none_or(|marks| marked(marks, at));
+                if !can_start || !branch.behind.as_ref().is_none_or(|b| b.holds(text, at, ends[i].as_deref())) {
                     continue;
                 }
                 let mut caps = branch.body.regex().create_captures();
@@ -427,6 +476,38 @@ mod tests {
         let mut out = Vec::new();
         assert!(g.spans(b"abb abc", &mut out, 10));
         assert_eq!(out, vec![(0, 1, 3), (0, 5, 6), (2, 4, 7)]);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// The look-behind marked in one pass holds exactly where its check, run at each
+        /// position (the way taken should the marker fail), says it does.
+        #[test]
+        fn a_marked_look_behind_agrees_with_its_check_at_every_position(
+            which in 0..5usize,
+            negative in proptest::bool::ANY,
+            text in proptest::collection::vec(proptest::sample::select(b"abk s1\xC3\xA9".to_vec()), 0..40),
+        ) {
+            let bodies = ["a", "b|ab", "[ks]{1,2}", r"\d|\xC3\xA9", "(?:a|b)k?"];
+            let spans = Spans {
+                branches: vec![crate::matcher::js_regex::Branch {
+                    behind: Some(crate::matcher::js_regex::Behind {
+                        check: format!(r"(?:{})\z", bodies[which]),
+                        ends: format!("(?:{})", bodies[which]),
+                        negative,
+                        reach: 8,
+                    }),
+                    body: "(.)".into(),
+                }],
+            };
+            let look = LookSpans::new(&spans).unwrap();
+            let behind = look.branches[0].behind.as_ref().unwrap();
+            let ends = behind.ends.mark(&text).expect("the marker does not give up");
+            for at in 0..=text.len() {
+                proptest::prop_assert_eq!(behind.holds(&text, at, Some(&ends)), behind.holds(&text, at, None), "at {}", at);
+            }
+        }
     }
 
     #[test]

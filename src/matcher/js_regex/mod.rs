@@ -68,6 +68,8 @@ pub struct Branch {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Behind {
     pub check: String,
+    /// `(?:body)`: where it matches, ending at a position, the look-behind holds there.
+    pub ends: String,
     pub negative: bool,
     /// Bytes before the start the check needs to see, at most.
     pub reach: usize,
@@ -202,7 +204,15 @@ impl Translator {
                 let body = self.emit(&look.body)?;
                 let consumed = if look.negative { self.witness(&look.body, false)? } else { format!("(?:{body})") };
                 let reach = reach as usize * if self.units { 3 } else { 4 };
-                (Some(consumed), Some(Behind { check: format!(r"(?:{body})\z"), negative: look.negative, reach }))
+                (
+                    Some(consumed),
+                    Some(Behind {
+                        check: format!(r"(?:{body})\z"),
+                        ends: format!("(?:{body})"),
+                        negative: look.negative,
+                        reach,
+                    }),
+                )
             }
         };
         let after_text = match self.merge(after, "look-ahead")? {
