@@ -10,7 +10,7 @@
 //! anchored side first 195–209 ns an agent, the other side first 123–130, together 132–141;
 //! browsers 290–330 either way.
 
-use super::kept::KeptRegex;
+use super::kept::{CachePool, KeptRegex};
 use super::regex_set::{message, CompileError, DFA_CACHE};
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::hybrid::LazyStateID;
@@ -20,7 +20,6 @@ use regex_automata::util::pool::Pool;
 use regex_automata::util::prefilter::Prefilter;
 use regex_automata::{Anchored, Input, MatchKind};
 use regex_syntax::hir::{Hir, Look};
-use std::panic::{RefUnwindSafe, UnwindSafe};
 
 /// What a set's lazy DFA cache is counted as in `memory_usage`: it grows only as matching
 /// visits new states, up to `DFA_CACHE` per thread that matches with the set. A capacity
@@ -38,12 +37,10 @@ pub enum Any {
     Together(Box<Together>),
 }
 
-type MakeCaches = Box<dyn Fn() -> Caches + Send + Sync + UnwindSafe + RefUnwindSafe>;
-
 pub struct Together {
     start: Side,
     rest: Side,
-    caches: Pool<Caches, MakeCaches>,
+    caches: CachePool<Caches>,
 }
 
 /// One side: its lazy DFA, and a PikeVM of the same NFA should the lazy DFA ever fail (it
@@ -160,8 +157,9 @@ impl Together {
     fn new(start: &[Hir], rest: &[Hir]) -> Result<Option<Together>, CompileError> {
         let (Some(start), Some(rest)) = (Side::new(start)?, Side::new(rest)?) else { return Ok(None) };
         let (a, b) = (start.dfa.clone(), rest.dfa.clone());
-        let make: MakeCaches = Box::new(move || Caches { start: a.create_cache(), rest: b.create_cache() });
-        Ok(Some(Together { start, rest, caches: Pool::new(make) }))
+        let caches: CachePool<Caches> =
+            Pool::new(Box::new(move || Caches { start: a.create_cache(), rest: b.create_cache() }));
+        Ok(Some(Together { start, rest, caches }))
     }
 
     fn is_match(&self, text: &[u8]) -> bool {

@@ -30,11 +30,13 @@ const BACKTRACK_VISITED: usize = 256 << 10;
 /// at its largest, when the capacity is at least this.
 pub const MIN_CAPACITY: usize = 4 * BACKTRACK_VISITED;
 
-type MakeCache = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+/// A pool of caches for one automaton, each made on first use by a thread and kept: the
+/// caches of `KeptRegex`, of the walk of `test`'s two automata, and of the look-around markers.
+pub type CachePool<T> = Pool<T, Box<dyn Fn() -> T + Send + Sync + UnwindSafe + RefUnwindSafe>>;
 
 pub struct KeptRegex {
     re: Regex,
-    caches: Pool<Cache, MakeCache>,
+    caches: CachePool<Cache>,
     /// A cache past this many bytes is reset after its search.
     reset_above: usize,
     #[cfg(test)]
@@ -51,13 +53,13 @@ impl KeptRegex {
         let mut base = re.create_cache();
         base.reset(&re);
         let fresh = base.memory_usage() + BACKTRACK_VISITED;
-        let make: MakeCache = {
+        let caches: CachePool<Cache> = {
             let re = re.clone();
-            Box::new(move || re.create_cache())
+            Pool::new(Box::new(move || re.create_cache()))
         };
         KeptRegex {
             re,
-            caches: Pool::new(make),
+            caches,
             reset_above: fresh + capacity / 2,
             #[cfg(test)]
             resets: Default::default(),

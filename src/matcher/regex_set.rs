@@ -13,7 +13,7 @@
 
 use super::any::{Any, SET_CACHE_TYPICAL};
 use super::js_regex::Spans;
-use super::kept::KeptRegex;
+use super::kept::{CachePool, KeptRegex};
 use regex_automata::hybrid;
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson;
@@ -21,7 +21,6 @@ use regex_automata::util::pool::Pool;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternSet};
 use regex_syntax::hir::Hir;
-use std::panic::{RefUnwindSafe, UnwindSafe};
 
 /// One pattern for the group.
 pub struct Member {
@@ -43,15 +42,16 @@ struct LookSpans {
     branches: Vec<LookBranch>,
 }
 
-type MakeMarkerCache = Box<dyn Fn() -> hybrid::dfa::Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
-
 /// A lazy DFA that marks, in one pass over a text, every position where a match of its
 /// pattern ends (forward) or starts (reversed NFA, walked backwards); its caches keep their
 /// states between calls (one made per call built them all again on every `findAll`).
 struct Marker {
     dfa: hybrid::dfa::DFA,
-    caches: Pool<hybrid::dfa::Cache, MakeMarkerCache>,
+    caches: CachePool<hybrid::dfa::Cache>,
     reverse: bool,
+    /// Passes made, for the tests.
+    #[cfg(test)]
+    passes: std::sync::atomic::AtomicUsize,
 }
 
 impl Marker {
@@ -67,16 +67,24 @@ impl Marker {
             .syntax(syntax_config())
             .build(source)
             .map_err(|e| e.to_string())?;
-        let make: MakeMarkerCache = {
+        let caches: CachePool<hybrid::dfa::Cache> = {
             let dfa = dfa.clone();
-            Box::new(move || dfa.create_cache())
+            Pool::new(Box::new(move || dfa.create_cache()))
         };
-        Ok(Marker { dfa, caches: Pool::new(make), reverse })
+        Ok(Marker {
+            dfa,
+            caches,
+            reverse,
+            #[cfg(test)]
+            passes: Default::default(),
+        })
     }
 
     /// Bit `i` set: a match starts (reverse) or ends (forward) at byte `i` (`0..=text.len()`);
     /// `None` if the lazy DFA gave up (it does not with these settings).
     fn mark(&self, text: &[u8]) -> Option<Vec<u64>> {
+        #[cfg(test)]
+        self.passes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut marks = vec![0u64; text.len() / 64 + 1];
         let set = |marks: &mut Vec<u64>, i: usize| marks[i / 64] |= 1 << (i % 64);
         let mut cache = self.caches.get();
@@ -181,11 +189,16 @@ impl LookSpans {
     /// Non-overlapping matches as JS's `matchAll` finds them, into `out` as (pattern,
     /// start, end); false once `out` would hold more than `limit`.
     fn spans(&self, text: &[u8], pattern: u32, out: &mut Vec<(u32, usize, usize)>, limit: usize) -> bool {
-        // Where each branch's body can start (all positions, should the marker fail), and
-        // where its look-behind's body ends.
+        // Where each branch's body can start (all positions, should the marker fail), and,
+        // for a branch that can start somewhere, where its look-behind's body ends: a branch
+        // with no start is never tried, and its look-behind needs no pass of its own.
         let starts: Vec<Option<Vec<u64>>> = self.branches.iter().map(|b| b.starts.mark(text)).collect();
-        let ends: Vec<Option<Vec<u64>>> =
-            self.branches.iter().map(|b| b.behind.as_ref().and_then(|behind| behind.ends.mark(text))).collect();
+        let ends: Vec<Option<Vec<u64>>> = (self.branches.iter().zip(&starts))
+            .map(|(b, starts)| {
+                let tried = starts.as_ref().is_none_or(|marks| marks.iter().any(|&w| w != 0));
+                b.behind.as_ref().filter(|_| tried).and_then(|behind| behind.ends.mark(text))
+            })
+            .collect();
         let next_char =
             |at: usize| at + text[at..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1);
         let mut at = 0;
@@ -508,6 +521,28 @@ mod tests {
                 proptest::prop_assert_eq!(behind.holds(&text, at, Some(&ends)), behind.holds(&text, at, None), "at {}", at);
             }
         }
+    }
+
+    #[test]
+    fn a_look_behind_is_marked_only_for_a_branch_that_can_start() {
+        use crate::matcher::js_regex::{Behind, Branch};
+        let branch = |behind: &str, body: &str| Branch {
+            behind: Some(Behind {
+                check: format!(r"(?:{behind})\z"),
+                ends: format!("(?:{behind})"),
+                negative: false,
+                reach: 1,
+            }),
+            body: format!("({body})"),
+        };
+        // `(?<=a)x|(?<=b)y`: only `x` occurs, so only the first branch's look-behind is marked.
+        let look = LookSpans::new(&Spans { branches: vec![branch("a", "x"), branch("b", "y")] }).unwrap();
+        let mut out = Vec::new();
+        assert!(look.spans(b"ax bx ax", 7, &mut out, 100));
+        assert_eq!(out, [(7, 1, 2), (7, 7, 8)]);
+        let passes =
+            |i: usize| look.branches[i].behind.as_ref().unwrap().ends.passes.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!((passes(0), passes(1)), (1, 0));
     }
 
     #[test]
