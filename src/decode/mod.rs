@@ -7,6 +7,7 @@
 
 mod binarize;
 pub mod image;
+mod png_rows;
 pub mod segments;
 
 use crate::qr::matrix::{format_bits, format_cells};
