@@ -256,6 +256,11 @@ function ownMethods(matcher, answer, natives) {
   Object.defineProperties(matcher, { test: own('test'), first: own('first'), matches: own('matches') })
 }
 
+// The native `findAll` answers (pattern, start, end) flat in a Uint32Array; the objects are
+// made here, where V8 makes one in nanoseconds, not through five N-API calls (about 1 µs a
+// match: 40 matches in a 160-character text took 40–60 µs, the search 1.8).
+const findAllFlat = binding.Matcher.prototype.findAll
+
 class Matcher extends binding.Matcher {
   // `test`, `first` and `matches` bound to this matcher natively: a call skips the receiver
   // checks the prototype's methods make (they cost half of a short call). Private: no other
@@ -289,6 +294,13 @@ class Matcher extends binding.Matcher {
     const literal = literalFor(this, text)
     if (literal) return literal.matches(text)
     return #matches in this ? this.#matches(text) : super.matches(text)
+  }
+
+  findAll(text) {
+    const flat = findAllFlat.call(this, text)
+    const found = []
+    for (let j = 0; j < flat.length; j += 3) found.push({ pattern: flat[j], start: flat[j + 1], end: flat[j + 2] })
+    return found
   }
 }
 

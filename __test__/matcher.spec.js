@@ -301,6 +301,14 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     assert.throws(() => Matcher.prototype.first.call(undefined, 'x'), TypeError)
     const { test: detached } = new Matcher(['x'], { kind: 'exact' })
     assert.throws(() => detached('x'), TypeError)
+    // findAll's objects are made in JavaScript from the native flat answer: its receiver
+    // and argument are still checked natively, and a subclass inherits it.
+    assert.throws(() => Matcher.prototype.findAll.call({}, 'x'), TypeError)
+    assert.throws(() => new Matcher(['x']).findAll(42), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' })
+    class Sub extends Matcher {}
+    const found = new Sub(['b+', /a/g]).findAll('abba a')
+    assert.deepEqual(found, [{ pattern: 1, start: 0, end: 1 }, { pattern: 0, start: 1, end: 3 }, { pattern: 1, start: 3, end: 4 }, { pattern: 1, start: 5, end: 6 }])
+    assert.deepEqual(Object.keys(found[0]), ['pattern', 'start', 'end'])
   })
 
   test('a matcher\'s own methods answer for whichever matcher they are called on, and a subclass\'s win', () => {

@@ -585,17 +585,13 @@ unsafe extern "C" fn find_all(env: sys::napi_env, info: sys::napi_callback_info)
                 }
                 Ok((found, positions))
             })?;
-            let mut array = std::ptr::null_mut();
-            status(sys::napi_create_array_with_length(env, found.len(), &mut array))?;
-            for (i, (&(pattern, _, _), se)) in found.iter().zip(positions.chunks(2)).enumerate() {
-                let mut obj = std::ptr::null_mut();
-                status(sys::napi_create_object(env, &mut obj))?;
-                status(sys::napi_set_named_property(env, obj, c"pattern".as_ptr(), js_u32(env, pattern)?))?;
-                status(sys::napi_set_named_property(env, obj, c"start".as_ptr(), js_u32(env, se[0] as u32)?))?;
-                status(sys::napi_set_named_property(env, obj, c"end".as_ptr(), js_u32(env, se[1] as u32)?))?;
-                status(sys::napi_set_element(env, array, i as u32, obj))?;
-            }
-            Ok(array)
+            // (pattern, start, end) flat, made into objects by `index.js`: built here, each
+            // object cost five N-API calls, about 1 µs a match (a 160-character text with 40
+            // matches: 40–60 µs from JavaScript, of which the search took 1.8).
+            let flat: Vec<u32> = (found.iter().zip(positions.chunks(2)))
+                .flat_map(|(&(pattern, _, _), se)| [pattern, se[0] as u32, se[1] as u32])
+                .collect();
+            typed_array(env, sys::TypedarrayType::uint32_array, &flat)
         })
     }
 }
