@@ -9,6 +9,7 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use qr_native::decode::image;
 use qr_native::error::ErrorKind;
+use qr_native::qr::png::chunk;
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -26,15 +27,6 @@ struct Case {
     bad_crc: Option<u8>,
     level: u8,
     rows: Vec<u8>,
-}
-
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    let start = out.len();
-    out.extend_from_slice(kind);
-    out.extend_from_slice(data);
-    let crc = crc32fast::hash(&out[start..]);
-    out.extend_from_slice(&crc.to_be_bytes());
 }
 
 fuzz_target!(|case: Case| {

@@ -116,8 +116,9 @@ pub fn compress(
     }
 }
 
-/// Appends one chunk: length, type, data, CRC of type and data.
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+/// Appends one chunk: length, type, data, CRC of type and data. Public for the fuzz target
+/// that builds PNG files around any rows (`fuzz/fuzz_targets/png_rows.rs`).
+pub fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&(data.len() as u32).to_be_bytes());
     let start = out.len();
     out.extend_from_slice(kind);
