@@ -1,9 +1,11 @@
-//! Three engines for "does any of these literals occur", side by side:
+//! Engines for "does any of these literals occur", side by side:
 //! `cargo run --release --no-default-features --example literal_engines [-- LITERALS TEXTS…]`.
 //!
 //! `aho-corasick`'s DFA with its prefilter (what a `contains` set always used), the same
-//! DFA without it, and `regex-automata`'s lazy DFA of the escaped literals (steady state,
-//! and its first pass, which builds its states). Sets of N random 6–10-letter literals on
+//! DFA without it, `regex-automata`'s lazy DFA of the escaped literals (steady state,
+//! and its first pass, which builds its states), and `Grams` (`src/matcher/grams.rs`);
+//! then every occurrence (what `first` and `matches` walk), by the DFA without a
+//! prefilter and by `Grams`. Sets of N random 6–10-letter literals on
 //! 100 random letters (a tenth of the texts hold one), as `bench/matcher.js` makes them;
 //! then, given files, the literals of LITERALS (one per line, ASCII case-insensitive) on
 //! each TEXTS file. What it showed is in `literal.rs` (`Chooser`) and the README.
@@ -74,9 +76,22 @@ fn run(name: &str, lits: &[String], texts: &[Vec<u8>], ci: bool) {
     let pre = time(texts, |s| a1.is_match(s));
     let nopre = time(texts, |s| a0.is_match(s));
     let lazy = time(texts, |s| dfa.try_search_fwd(&mut cache, &Input::new(s).earliest(true)).unwrap().is_some());
+    let (grams, rest) = qr_native::matcher::grams::Grams::new(&indexed, ci);
+    let g = grams.unwrap();
+    let gram = time(texts, |s| g.is_match(s));
+    // The lowest pattern index among every occurrence, as `first` needs.
+    let ac_all = time(texts, |s| a0.find_overlapping_iter(s).map(|m| m.pattern().as_u32()).min().is_some());
+    let gram_all = time(texts, |s| {
+        let mut best = u32::MAX;
+        g.try_each_occurrence(s, |p, _, _| {
+            best = best.min(p);
+            true
+        });
+        best != u32::MAX
+    });
     println!(
-        "{name}: AC+pre {:.0} | AC nopre {:.0} | chosen {:.0} | lazy {:.0} (first pass {:.0}) | hits {} {} {} {} {first}",
-        pre.0, nopre.0, chosen.0, lazy.0, first_ns, pre.1, nopre.1, chosen.1, lazy.1
+        "{name}: AC+pre {:.0} | AC nopre {:.0} | chosen {:.0} | lazy {:.0} (first pass {:.0}) | grams {:.0} ({} left to Aho–Corasick, not timed) | every occurrence: AC {:.0}, grams {:.0} | hits {} {} {} {} {} {first}",
+        pre.0, nopre.0, chosen.0, lazy.0, first_ns, gram.0, rest.len(), ac_all.0, gram_all.0, pre.1, nopre.1, chosen.1, lazy.1, gram.1
     );
 }
 

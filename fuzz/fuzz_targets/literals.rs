@@ -34,7 +34,7 @@ fuzz_target!(|case: Case| {
     let specs: Vec<PatternSpec> = case
         .patterns
         .iter()
-        .take(40)
+        .take(100)
         .map(|(p, k, ci)| PatternSpec {
             pattern: small(p, 5),
             kind: kinds[*k as usize % 4],

@@ -3,6 +3,7 @@
 //! Aho–Corasick automaton. Case-insensitive literals (ASCII) fold while hashing and
 //! comparing, so no lowered copy of the text is ever made.
 
+use super::grams::Grams;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;
@@ -209,8 +210,61 @@ fn dfa_estimate(literals: &[(String, u32)], ci: bool) -> usize {
     states.saturating_mul(classes).saturating_mul(4)
 }
 
-/// Substring literals in one Aho–Corasick automaton (one per case mode).
+/// Substring literals of one case mode: those `Grams` takes, in a set of at least
+/// `GRAMS_MIN`, and the others in an Aho–Corasick automaton.
 pub struct ContainsSet {
+    grams: Option<Grams>,
+    automata: Option<Automata>,
+}
+
+/// Fewest literals for which a set uses `Grams`. Below it, Aho–Corasick's prefilters
+/// (Teddy, which takes up to 64 literals, or a rare byte's `memchr`) can skip most of a long
+/// text, which `Grams` looks at every position of. From 64 on they cannot, and its DFA walk
+/// costs more as the set grows: on 100 random letters (`examples/literal_engines.rs`),
+/// `is_match` took 150–200 ns (`Grams`) against 190–260 (the faster automaton) at N = 100
+/// and 300, 160–240 against 510–950 at 1500 and 5000; every occurrence of the 1117 literal
+/// crawler patterns in the list's bot agents, 160–300 against 870–1060.
+const GRAMS_MIN: usize = 64;
+
+impl ContainsSet {
+    /// `None` when there are no literals.
+    pub fn new(literals: &[(String, u32)], ci: bool) -> Option<Self> {
+        let (grams, rest) =
+            if literals.len() >= GRAMS_MIN { Grams::new(literals, ci) } else { (None, literals.to_vec()) };
+        let automata = Automata::new(&rest, ci);
+        (grams.is_some() || automata.is_some()).then_some(ContainsSet { grams, automata })
+    }
+
+    /// Whether any literal occurs. Cost: a pass of each structure, stopping at the first
+    /// occurrence.
+    pub fn is_match(&self, text: &[u8]) -> bool {
+        self.grams.as_ref().is_some_and(|g| g.is_match(text))
+            || self.automata.as_ref().is_some_and(|a| a.is_match(text))
+    }
+
+    /// Calls `found(pattern, start, end)` for every occurrence, overlapping ones included
+    /// (each literal's in order of start).
+    pub fn each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize)) {
+        self.try_each_occurrence(text, |p, s, e| {
+            found(p, s, e);
+            true
+        });
+    }
+
+    /// Like `each_occurrence`, stopping (and returning false) when `found` returns false.
+    pub fn try_each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize) -> bool) -> bool {
+        self.grams.as_ref().is_none_or(|g| g.try_each_occurrence(text, &mut found))
+            && self.automata.as_ref().is_none_or(|a| a.try_each_occurrence(text, &mut found))
+    }
+
+    /// Heap bytes held.
+    pub fn memory_usage(&self) -> usize {
+        self.grams.as_ref().map_or(0, Grams::memory_usage) + self.automata.as_ref().map_or(0, Automata::memory_usage)
+    }
+}
+
+/// Substring literals in one Aho–Corasick automaton.
+struct Automata {
     automaton: AhoCorasick,
     /// The same automaton without a prefilter, for `is_match`, when it is small (see
     /// `Chooser`): `None` for sets whose DFA would be over `PLAIN_BUDGET`.
@@ -274,9 +328,9 @@ impl Chooser {
     }
 }
 
-impl ContainsSet {
+impl Automata {
     /// `None` when there are no literals.
-    pub fn new(literals: &[(String, u32)], ci: bool) -> Option<Self> {
+    fn new(literals: &[(String, u32)], ci: bool) -> Option<Self> {
         if literals.is_empty() {
             return None;
         }
@@ -313,7 +367,7 @@ impl ContainsSet {
 
     /// Whether any literal occurs. Cost: one pass, stopping at the first occurrence (two
     /// passes, timed, on a sample call: see `Chooser`).
-    pub fn is_match(&self, text: &[u8]) -> bool {
+    fn is_match(&self, text: &[u8]) -> bool {
         let Some((plain, chooser)) = &self.plain else {
             return self.automaton.is_match(text);
         };
@@ -334,23 +388,16 @@ impl ContainsSet {
         }
     }
 
-    /// Calls `found(pattern, start, end)` for every occurrence, overlapping ones included.
-    pub fn each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize)) {
-        self.try_each_occurrence(text, |p, s, e| {
-            found(p, s, e);
-            true
-        });
-    }
-
-    /// Like `each_occurrence`, stopping (and returning false) when `found` returns false.
-    pub fn try_each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize) -> bool) -> bool {
+    /// Calls `found(pattern, start, end)` for every occurrence, overlapping ones included,
+    /// stopping (and returning false) when `found` returns false.
+    fn try_each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize) -> bool) -> bool {
         self.automaton
             .find_overlapping_iter(text)
             .all(|m| found(self.patterns[m.pattern().as_usize()], m.start(), m.end()))
     }
 
     /// Heap bytes held by the automaton and the index table.
-    pub fn memory_usage(&self) -> usize {
+    fn memory_usage(&self) -> usize {
         self.automaton.memory_usage()
             + self.plain.as_ref().map_or(0, |(p, _)| p.memory_usage())
             + self.patterns.len() * 4
@@ -417,7 +464,7 @@ mod tests {
     fn both_automata_answer_alike_whichever_is_chosen() {
         let literals: Vec<(String, u32)> =
             ["bot", "crawl", "zq"].iter().enumerate().map(|(i, l)| (l.to_string(), i as u32)).collect();
-        let set = ContainsSet::new(&literals, true).unwrap();
+        let set = Automata::new(&literals, true).unwrap();
         let (_, chooser) = set.plain.as_ref().expect("a small set keeps a plain automaton");
         let texts: [&[u8]; 4] = [b"Googlebot/2.1", b"nothing here", b"ZQ", b""];
         for score in [-5, 5] {
@@ -466,7 +513,7 @@ mod tests {
         ) {
             let numbered: Vec<(String, u32)> =
                 literals.iter().enumerate().map(|(i, l)| (l.clone(), i as u32)).collect();
-            let set = ContainsSet::new(&numbered, ci).unwrap();
+            let set = Automata::new(&numbered, ci).unwrap();
             let (_, chooser) = set.plain.as_ref().expect("a small set keeps a plain automaton");
             let fold = |s: &str| if ci { s.to_ascii_lowercase() } else { s.to_string() };
             for score in [-1, 1] {
@@ -476,6 +523,28 @@ mod tests {
                     proptest::prop_assert_eq!(set.is_match(t.as_bytes()), expected, "{:?} in {:?}", literals, t);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_large_set_finds_occurrences_in_both_its_structures() {
+        // 70 literals: Grams takes the 4-byte and longer ones, the automaton the rest.
+        let mut literals: Vec<(String, u32)> = (0..68).map(|i| (format!("word{i:02}x"), i)).collect();
+        literals.push(("ab".into(), 68));
+        literals.push(("Word07X".into(), 69));
+        for ci in [false, true] {
+            let set = ContainsSet::new(&literals, ci).unwrap();
+            assert!(set.grams.is_some() && set.automata.is_some());
+            let mut got = Vec::new();
+            set.each_occurrence(b"xWORD07xab word07x word67x", |p, s, e| got.push((p, s, e)));
+            got.sort_unstable();
+            let mut expected = vec![(7, 11, 18), (67, 19, 26), (68, 8, 10)];
+            if ci {
+                expected.extend([(7, 1, 8), (69, 1, 8), (69, 11, 18)]);
+            }
+            expected.sort_unstable();
+            assert_eq!(got, expected, "ci: {ci}");
+            assert!(set.is_match(b"..ab..") && set.is_match(b"word00x") && !set.is_match(b"word0"));
         }
     }
 

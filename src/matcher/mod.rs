@@ -10,6 +10,7 @@
 pub mod any;
 pub mod cache;
 pub mod glob;
+pub mod grams;
 pub mod js_regex;
 pub mod kept;
 pub mod lines;
