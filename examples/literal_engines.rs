@@ -76,8 +76,7 @@ fn run(name: &str, lits: &[String], texts: &[Vec<u8>], ci: bool) {
     let pre = time(texts, |s| a1.is_match(s));
     let nopre = time(texts, |s| a0.is_match(s));
     let lazy = time(texts, |s| dfa.try_search_fwd(&mut cache, &Input::new(s).earliest(true)).unwrap().is_some());
-    let (grams, rest) = qr_native::matcher::grams::Grams::new(&indexed, ci);
-    let g = grams.unwrap();
+    let (g, rest) = qr_native::matcher::grams::Grams::new(&indexed, ci).expect("literals of 4 bytes or more");
     let gram = time(texts, |s| g.is_match(s));
     // The lowest pattern index among every occurrence, as `first` needs.
     let ac_all = time(texts, |s| a0.find_overlapping_iter(s).map(|m| m.pattern().as_u32()).min().is_some());

@@ -65,9 +65,10 @@ fn hash(key: u32, shift: u32) -> u32 {
 
 impl Grams {
     /// Takes the `(literal, pattern)` pairs it can (length `KEY..=MAX_LEN`, a key with
-    /// room among the literal's windows, in the order given) and returns the others. `None`
-    /// when it takes none, or the set has more than `MAX_KEYS` keys.
-    pub fn new(literals: &[(String, u32)], ci: bool) -> (Option<Self>, Vec<(String, u32)>) {
+    /// room among the literal's windows, in the order given), and returns itself with the
+    /// others. `None` when it takes none, or the set has more than `MAX_KEYS` keys: then
+    /// every literal is the caller's, uncopied.
+    pub fn new(literals: &[(String, u32)], ci: bool) -> Option<(Self, Vec<(String, u32)>)> {
         let fold = if ci { FOLD } else { 0 };
         let mut by_key: FxHashMap<u32, Vec<(usize, usize)>> = FxHashMap::default();
         let mut rest = Vec::new();
@@ -87,7 +88,7 @@ impl Grams {
             }
         }
         if by_key.is_empty() || by_key.len() > MAX_KEYS {
-            return (None, literals.to_vec());
+            return None;
         }
         let bits =
             (by_key.len() * BITS_PER_KEY).next_power_of_two().trailing_zeros().clamp(MIN_FILTER_BITS, MAX_FILTER_BITS);
@@ -111,7 +112,7 @@ impl Grams {
             }
             keys.insert(key, (from, entries.len() as u32));
         }
-        (Some(Grams { ci, shift, filter, keys, entries, bytes }), rest)
+        Some((Grams { ci, shift, filter, keys, entries, bytes }, rest))
     }
 
     /// Calls `found(pattern, start, end)` for every occurrence of every literal (each
@@ -206,7 +207,10 @@ mod tests {
         // Aho–Corasick reports an empty literal twice at some positions: compare sets.
         expected.sort_unstable();
         expected.dedup();
-        let (grams, rest) = Grams::new(literals, ci);
+        let (grams, rest) = match Grams::new(literals, ci) {
+            Some((grams, rest)) => (Some(grams), rest),
+            None => (None, literals.to_vec()),
+        };
         let mut got = Vec::new();
         if let Some(g) = &grams {
             let mut last: FxHashMap<u32, usize> = FxHashMap::default();
@@ -230,8 +234,7 @@ mod tests {
         let (got, expected) = both(&lits, false, b"zabcdefghabcd");
         assert_eq!(got, expected);
         assert!(got.contains(&(4, 1, 5)), "a literal given twice is found for both patterns");
-        let (grams, rest) = Grams::new(&lits, false);
-        assert!(grams.is_some());
+        let (_, rest) = Grams::new(&lits, false).unwrap();
         assert_eq!(rest, vec![("xyz".to_string(), 5), ("a".to_string(), 6)]);
     }
 
@@ -256,17 +259,16 @@ mod tests {
         // All beginning "pref": 8 keyed by it, 3 by their next window ("ref8", "ref9", "ref1").
         lits.extend((0..MAX_PER_KEY + 3).map(|i| format!("pref{i}")));
         let lits: Vec<(String, u32)> = lits.into_iter().enumerate().map(|(i, l)| (l, i as u32)).collect();
-        let (grams, rest) = Grams::new(&lits, false);
+        let (grams, rest) = Grams::new(&lits, false).unwrap();
         let rest: Vec<u32> = rest.iter().map(|(_, p)| *p).collect();
         assert_eq!(rest, vec![0, 1, 2, 3 + 8, 3 + 9, 3 + 10]);
-        let grams = grams.unwrap();
         assert_eq!(grams.entries.len(), 2 * MAX_PER_KEY + 3);
         assert_eq!(grams.entries.iter().filter(|e| e.skip == 1).count(), 3);
         let text = format!("{long}pref9 pref0 pref10abc wxyzwxyz");
         let (got, expected) = both(&lits, false, text.as_bytes());
         assert_eq!(got, expected);
         assert!(got.iter().any(|&(p, _, _)| p == 14 + 10), "pref10, keyed by its second window, is found");
-        assert!(Grams::new(&numbered(&["ab", "xyz"]), false).0.is_none());
+        assert!(Grams::new(&numbered(&["ab", "xyz"]), false).is_none());
     }
 
     #[test]

@@ -229,9 +229,11 @@ const GRAMS_MIN: usize = 64;
 impl ContainsSet {
     /// `None` when there are no literals.
     pub fn new(literals: &[(String, u32)], ci: bool) -> Option<Self> {
-        let (grams, rest) =
-            if literals.len() >= GRAMS_MIN { Grams::new(literals, ci) } else { (None, literals.to_vec()) };
-        let automata = Automata::new(&rest, ci);
+        let split = if literals.len() >= GRAMS_MIN { Grams::new(literals, ci) } else { None };
+        let (grams, automata) = match split {
+            Some((grams, rest)) => (Some(grams), Automata::new(&rest, ci)),
+            None => (None, Automata::new(literals, ci)),
+        };
         (grams.is_some() || automata.is_some()).then_some(ContainsSet { grams, automata })
     }
 
