@@ -250,7 +250,8 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       assert.equal(few.test(Buffer.from('crawler/1')), true)
       assert.equal(spy.mock.callCount(), before)
     } finally { spy.mock.restore() }
-    // Three to five case-sensitive `contains` literals: one `includes` each, no RegExp.
+    // Three or four case-sensitive `contains` literals: one `includes` each, no RegExp; five
+    // or more substrings (of any case mode, among other shapes or not) answer natively.
     const three = new Matcher(['bot', 'crawl', 'spider'], { kind: 'contains' })
     const regexps = t.mock.method(RegExp.prototype, 'test')
     try {
@@ -258,12 +259,21 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       assert.equal(jsCalls('includes', () => assert.equal(three.test('curl'), false)), 3)
       assert.equal(jsCalls('includes', () => assert.equal(three.first('a spider'), 2)), 3 + 3)
       assert.equal(regexps.mock.callCount(), 0)
-      const six = new Matcher(['a1', 'a2', 'a3', 'a4', 'a5', 'a6'], { kind: 'contains' })
-      assert.equal(jsCalls('includes', () => assert.equal(six.test('xa6'), true)), 0)
-      assert.equal(regexps.mock.callCount(), 1)
+      const four = new Matcher(['a1', 'a2', 'a3', 'a4'], { kind: 'contains' })
+      assert.equal(jsCalls('includes', () => assert.equal(four.test('xa4'), true)), 4)
+      for (const five of [
+        new Matcher(['a1', 'a2', 'a3', 'a4', 'a5'], { kind: 'contains' }),
+        new Matcher(['a1', 'a2', 'a3', 'a4', 'A5'], { kind: 'contains', caseInsensitive: true }),
+        new Matcher(['a1', 'a2', 'a3', 'a4', 'a5', { pattern: 'b', kind: 'prefix' }], { kind: 'contains' })
+      ]) {
+        assert.notEqual(__matcherLiteral.call(five), null, 'native offers the literals')
+        assert.equal(jsCalls('includes', () => assert.equal(five.test('xa5'), true)), 0)
+        assert.equal(jsCalls('includes', () => assert.equal(five.first('xa5 a2'), 1)), 0)
+      }
+      assert.equal(regexps.mock.callCount(), 0)
       const two = new Matcher(['bot', 'crawl'], { kind: 'contains' })
       assert.equal(jsCalls('includes', () => assert.equal(two.test('a crawler'), true)), 0)
-      assert.equal(regexps.mock.callCount(), 2)
+      assert.equal(regexps.mock.callCount(), 1)
     } finally { regexps.mock.restore() }
   })
 
@@ -272,8 +282,8 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     const SHAPE = ['exact', 'prefix', 'suffix', 'contains']
     const WORDS = ['bot', 'Bot', 'a.b', 'x', '', 'é', '😀', 'sk', 'K', 'a|b', '(x)', '^$', 'a\\b', '\n']
     for (let round = 0; round < 200; round++) {
-      // One round in four: 2 to 6 case-sensitive `contains` literals (three to five answer
-      // with `includes`, two and six with a union RegExp).
+      // One round in four: 2 to 6 case-sensitive `contains` literals (three and four answer
+      // with `includes`, two with a union RegExp, five and six natively).
       const plain = round % 4 === 0
       const n = plain ? 2 + Math.floor(rand() * 5) : 2 + Math.floor(rand() * 15)
       const patterns = Array.from({ length: n }, () => ({

@@ -140,6 +140,34 @@ test('native memory is reported to V8: a server making matchers per request stay
   assert.ok(a.grewMiB < 150, `the native heap grew ${a.grewMiB} MiB`)
 })
 
+// Found while adding the four-byte filter (issue #16): a key shared by many literals, on a
+// text made of that key, sends every position to the comparisons.
+describe('literal sets whose literals share their first bytes, on a megabyte of those bytes', () => {
+  test('each answer is the one occurrence at the end, for sets below and above 64 literals, both case modes', () => {
+    const a = survived(assert, runCase(`
+      const letters = 'bcdefghijklmnopqrstuvwxyz'
+      const tails = [...letters].flatMap((x) => [...letters].map((y) => x + y))
+      const rows = []
+      for (const n of [5, 40, 600]) {
+        for (const caseInsensitive of [false, true]) {
+          // aaaab b, aaaab c, …: every window of the text is their first, 'aaaa'.
+          const literals = tails.slice(0, n).map((t) => 'aaaa' + t)
+          const m = new qr.Matcher(literals, { kind: 'contains', caseInsensitive })
+          const fold = (s) => caseInsensitive ? s.toUpperCase() : s
+          const text = fold('a'.repeat(1 << 20) + literals[n - 1].slice(4))
+          rows.push({ n, caseInsensitive, test: m.test(fold('a'.repeat(1 << 20))), first: m.first(text), matches: Array.from(m.matches(text)), findAll: m.findAll(text) })
+        }
+      }
+      answer(rows)
+    `, { timeout: 90_000 }))
+    for (const row of a) {
+      const at = (1 << 20) - 4
+      assert.deepEqual(row, { n: row.n, caseInsensitive: row.caseInsensitive, test: false, first: row.n - 1, matches: [row.n - 1], findAll: [{ pattern: row.n - 1, start: at, end: at + 6 }] })
+    }
+    assert.equal(a.length, 6)
+  })
+})
+
 // Found while adding the JavaScript dialect (issue #15).
 describe('JavaScript patterns: reading and rewriting them is bounded too', () => {
   test('64 KiB literals of one repeated character compile without a quadratic blow-up', () => {

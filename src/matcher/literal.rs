@@ -9,6 +9,7 @@ use compact_str::CompactString;
 use rustc_hash::FxHashMap;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::thread::LocalKey;
 use std::time::Instant;
 
 /// Streaming FxHash over bytes, one byte at a time so a prefix's hash is a step of the
@@ -210,38 +211,74 @@ fn dfa_estimate(literals: &[(String, u32)], ci: bool) -> usize {
     states.saturating_mul(classes).saturating_mul(4)
 }
 
-/// Substring literals of one case mode: those `Grams` takes, in a set of at least
-/// `GRAMS_MIN`, and the others in an Aho–Corasick automaton.
+/// Substring literals of one case mode: those `Grams` takes in one structure, the others
+/// in an Aho–Corasick automaton; below `GRAMS_MIN` literals, all of them in a second
+/// automaton too, and a `Chooser` between the two ways.
 pub struct ContainsSet {
     grams: Option<Grams>,
     automata: Option<Automata>,
+    whole: Option<(Automata, Chooser)>,
 }
 
-/// Fewest literals for which a set uses `Grams`. Below it, Aho–Corasick's prefilters
-/// (Teddy, which takes up to 64 literals, or a rare byte's `memchr`) can skip most of a long
-/// text, which `Grams` looks at every position of. From 64 on they cannot, and its DFA walk
-/// costs more as the set grows: on 100 random letters (`examples/literal_engines.rs`),
-/// `is_match` took 150–200 ns (`Grams`) against 190–260 (the faster automaton) at N = 100
-/// and 300, 160–240 against 510–950 at 1500 and 5000; every occurrence of the 1117 literal
-/// crawler patterns in the list's bot agents, 160–300 against 870–1060.
+/// Fewest literals for which a set uses `Grams` alone. `Grams` looks at every position (or
+/// every second to fourth, `grams::MAX_STRIDE`) of a text; Aho–Corasick's prefilters skip
+/// most of a text whose bytes they rarely meet, but only for a few literals (Teddy takes up
+/// to 64; a rare byte's `memchr`, a few such bytes). On 100 random letters
+/// (`examples/profile_matcher.rs`, `test`), five random sets of N 6–10-letter literals took
+/// 43–85 ns with `Grams` against 101–249 (N = 2), 68–92 against 212–287 (N = 10 to 50);
+/// ten crawler literals on browser agents of 10 KB, 3.1–4.5 µs against 9.7–26. But ten
+/// literals that begin with `@`, which those texts lack, took 0.2 µs in Aho–Corasick (a
+/// `memchr`) and 3–4 µs in `Grams`. So below `GRAMS_MIN` both ways are kept and a `Chooser`
+/// picks by timing them; from 64 on, the DFA walk costs more as the set grows (its table
+/// leaves the L1 cache; 1500 random literals, about 6 ns a byte) and `Grams` alone is kept.
 const GRAMS_MIN: usize = 64;
 
 impl ContainsSet {
     /// `None` when there are no literals.
     pub fn new(literals: &[(String, u32)], ci: bool) -> Option<Self> {
-        let split = if literals.len() >= GRAMS_MIN { Grams::new(literals, ci) } else { None };
-        let (grams, automata) = match split {
-            Some((grams, rest)) => (Some(grams), Automata::new(&rest, ci)),
-            None => (None, Automata::new(literals, ci)),
+        // One literal: Aho–Corasick searches it with `memchr::memmem`.
+        let split = if literals.len() >= 2 { Grams::new(literals, ci) } else { None };
+        let set = match split {
+            Some((grams, rest)) => ContainsSet {
+                grams: Some(grams),
+                automata: Automata::new(&rest, ci),
+                whole: (literals.len() < GRAMS_MIN)
+                    .then(|| Automata::new(literals, ci).map(|whole| (whole, Chooser::new())))
+                    .flatten(),
+            },
+            None => ContainsSet { grams: None, automata: Automata::new(literals, ci), whole: None },
         };
-        (grams.is_some() || automata.is_some()).then_some(ContainsSet { grams, automata })
+        (set.grams.is_some() || set.automata.is_some()).then_some(set)
+    }
+
+    /// The whole automaton, where it is kept and has been the faster lately. One call in
+    /// `SAMPLE` on a thread first times both ways' `is_match` on `text`.
+    fn chosen(&self, text: &[u8]) -> Option<&Automata> {
+        let (whole, chooser) = self.whole.as_ref()?;
+        if Chooser::sample(&SET_CALLS) {
+            let start = Instant::now();
+            let found = self.split_is_match(text);
+            let between = Instant::now();
+            let again = whole.is_match(text);
+            let end = Instant::now();
+            debug_assert_eq!(found, again);
+            chooser.record((between - start).as_nanos(), (end - between).as_nanos());
+        }
+        chooser.second_is_faster().then_some(whole)
+    }
+
+    fn split_is_match(&self, text: &[u8]) -> bool {
+        self.grams.as_ref().is_some_and(|g| g.is_match(text))
+            || self.automata.as_ref().is_some_and(|a| a.is_match(text))
     }
 
     /// Whether any literal occurs. Cost: a pass of each structure, stopping at the first
     /// occurrence.
     pub fn is_match(&self, text: &[u8]) -> bool {
-        self.grams.as_ref().is_some_and(|g| g.is_match(text))
-            || self.automata.as_ref().is_some_and(|a| a.is_match(text))
+        match self.chosen(text) {
+            Some(whole) => whole.is_match(text),
+            None => self.split_is_match(text),
+        }
     }
 
     /// Calls `found(pattern, start, end)` for every occurrence, overlapping ones included
@@ -255,13 +292,18 @@ impl ContainsSet {
 
     /// Like `each_occurrence`, stopping (and returning false) when `found` returns false.
     pub fn try_each_occurrence(&self, text: &[u8], mut found: impl FnMut(u32, usize, usize) -> bool) -> bool {
+        if let Some(whole) = self.chosen(text) {
+            return whole.try_each_occurrence(text, found);
+        }
         self.grams.as_ref().is_none_or(|g| g.try_each_occurrence(text, &mut found))
             && self.automata.as_ref().is_none_or(|a| a.try_each_occurrence(text, &mut found))
     }
 
     /// Heap bytes held.
     pub fn memory_usage(&self) -> usize {
-        self.grams.as_ref().map_or(0, Grams::memory_usage) + self.automata.as_ref().map_or(0, Automata::memory_usage)
+        self.grams.as_ref().map_or(0, Grams::memory_usage)
+            + self.automata.as_ref().map_or(0, Automata::memory_usage)
+            + self.whole.as_ref().map_or(0, |(a, _)| a.memory_usage())
     }
 }
 
@@ -278,7 +320,8 @@ struct Automata {
 /// Largest DFA estimate for which a set also keeps an automaton without a prefilter.
 const PLAIN_BUDGET: usize = 2 << 20;
 
-/// Picks, call by call, the faster of a set's two automata for `is_match`. A prefilter
+/// Picks, call by call, the faster of two ways to answer: here a set's two automata for
+/// `is_match` (and `ContainsSet`'s two structures, see `GRAMS_MIN`). A prefilter
 /// (`aho-corasick`'s rare-byte or Teddy search, chosen from the literals) skips most of a
 /// text whose bytes it rarely meets, but on a text where its bytes are common it stops at
 /// nearly every byte and costs more than the plain DFA it was meant to avoid. Which case a
@@ -288,8 +331,8 @@ const PLAIN_BUDGET: usize = 2 << 20;
 /// (`examples/literal_engines.rs`). So every `SAMPLE`th call on a thread runs both and
 /// times them, and a decaying sum of the differences picks for the calls between.
 pub struct Chooser {
-    /// Sum of (with prefilter − without) in ns over the samples, each weight decaying by
-    /// 1/8 per sample: > 0 means the plain automaton has been faster lately.
+    /// Sum of (first way − second way) in ns over the samples, each weight decaying by
+    /// 1/8 per sample: > 0 means the second (the plain automaton) has been faster lately.
     score: AtomicI64,
 }
 
@@ -300,7 +343,11 @@ const SAMPLE: u32 = 128;
 const CLAMP: i64 = 10_000;
 
 thread_local! {
-    static CALLS: Cell<u32> = const { Cell::new(0) };
+    /// Calls counted on this thread, for each kind of `Chooser` apart: one call may go
+    /// through both (a set's structures, then its automaton's), and one shared count would
+    /// then fall on one kind's samples only.
+    static AUTOMATA_CALLS: Cell<u32> = const { Cell::new(0) };
+    static SET_CALLS: Cell<u32> = const { Cell::new(0) };
 }
 
 impl Chooser {
@@ -308,24 +355,24 @@ impl Chooser {
         Chooser { score: AtomicI64::new(0) }
     }
 
-    /// Whether this call is a sample (one in `SAMPLE` on each thread).
-    fn sample() -> bool {
-        CALLS.with(|c| {
+    /// Whether this call is a sample (one in `SAMPLE` on each thread) by `calls`.
+    fn sample(calls: &'static LocalKey<Cell<u32>>) -> bool {
+        calls.with(|c| {
             let n = c.get().wrapping_add(1);
             c.set(n);
             n % SAMPLE == 0
         })
     }
 
-    /// Folds one sample in: `prefiltered` and `plain` are the two automata's times.
-    fn record(&self, prefiltered: u128, plain: u128) {
-        let diff = (prefiltered as i64).saturating_sub(plain as i64).clamp(-CLAMP, CLAMP);
+    /// Folds one sample in: the two ways' times (the prefiltered automaton's, then the plain).
+    fn record(&self, first: u128, second: u128) {
+        let diff = (first as i64).saturating_sub(second as i64).clamp(-CLAMP, CLAMP);
         // Not one atomic step: a sample lost to a race on another thread costs nothing.
         let score = self.score.load(Ordering::Relaxed);
         self.score.store(score - score / 8 + diff, Ordering::Relaxed);
     }
 
-    fn plain_is_faster(&self) -> bool {
+    fn second_is_faster(&self) -> bool {
         self.score.load(Ordering::Relaxed) > 0
     }
 }
@@ -373,7 +420,7 @@ impl Automata {
         let Some((plain, chooser)) = &self.plain else {
             return self.automaton.is_match(text);
         };
-        if Chooser::sample() {
+        if Chooser::sample(&AUTOMATA_CALLS) {
             let start = Instant::now();
             let found = self.automaton.is_match(text);
             let between = Instant::now();
@@ -383,7 +430,7 @@ impl Automata {
             chooser.record((between - start).as_nanos(), (end - between).as_nanos());
             return found;
         }
-        if chooser.plain_is_faster() {
+        if chooser.second_is_faster() {
             plain.is_match(text)
         } else {
             self.automaton.is_match(text)
@@ -471,7 +518,7 @@ mod tests {
         let texts: [&[u8]; 4] = [b"Googlebot/2.1", b"nothing here", b"ZQ", b""];
         for score in [-5, 5] {
             chooser.score.store(score, Ordering::Relaxed);
-            assert_eq!(chooser.plain_is_faster(), score > 0);
+            assert_eq!(chooser.second_is_faster(), score > 0);
             for _ in 0..SAMPLE {
                 let answers: Vec<bool> = texts.iter().map(|t| set.is_match(t)).collect();
                 assert_eq!(answers, [true, false, true, false]);
@@ -482,11 +529,11 @@ mod tests {
     #[test]
     fn the_chooser_follows_the_faster_automaton() {
         let c = Chooser::new();
-        assert!(!c.plain_is_faster());
+        assert!(!c.second_is_faster());
         for _ in 0..4 {
             c.record(500, 150);
         }
-        assert!(c.plain_is_faster());
+        assert!(c.second_is_faster());
         // A change of texts turns it back within a dozen samples, whatever came before.
         for _ in 0..1000 {
             c.record(500, 150);
@@ -494,13 +541,13 @@ mod tests {
         for _ in 0..12 {
             c.record(40, 150);
         }
-        assert!(!c.plain_is_faster());
+        assert!(!c.second_is_faster());
         // One huge outlier (a preempted thread) counts for at most `CLAMP`.
         c.record(u128::MAX, 0);
         for _ in 0..40 {
             c.record(40, 150);
         }
-        assert!(!c.plain_is_faster());
+        assert!(!c.second_is_faster());
     }
 
     proptest::proptest! {
@@ -528,6 +575,53 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// A set below `GRAMS_MIN` answers alike by either way its chooser picks: every
+        /// occurrence, each literal's in order of start, against a naive search.
+        #[test]
+        fn a_set_answers_alike_by_either_way(
+            literals in proptest::collection::vec("[a-cA-C]{1,9}", 2..40),
+            texts in proptest::collection::vec("[a-cA-C x]{0,60}", 1..10),
+            ci in proptest::bool::ANY,
+        ) {
+            let numbered: Vec<(String, u32)> =
+                literals.iter().enumerate().map(|(i, l)| (l.clone(), i as u32)).collect();
+            let set = ContainsSet::new(&numbered, ci).unwrap();
+            // Two ways wherever `Grams` takes any literal (4 bytes or more).
+            proptest::prop_assert_eq!(set.whole.is_some(), set.grams.is_some());
+            let fold = |b: &[u8]| if ci { b.to_ascii_lowercase() } else { b.to_vec() };
+            for t in &texts {
+                let text = fold(t.as_bytes());
+                let mut expected = Vec::new();
+                for (p, l) in literals.iter().enumerate() {
+                    let l = fold(l.as_bytes());
+                    for start in 0..=text.len().saturating_sub(l.len()) {
+                        if text[start..].starts_with(&l) && start + l.len() <= text.len() {
+                            expected.push((p as u32, start, start + l.len()));
+                        }
+                    }
+                }
+                let ways: &[i64] = if set.whole.is_some() { &[-1, 1] } else { &[0] };
+                for &score in ways {
+                    if let Some((_, chooser)) = &set.whole {
+                        chooser.score.store(score, Ordering::Relaxed);
+                    }
+                    let mut got = Vec::new();
+                    set.each_occurrence(t.as_bytes(), |p, s, e| got.push((p, s, e)));
+                    for p in 0..literals.len() as u32 {
+                        let starts: Vec<usize> = got.iter().filter(|f| f.0 == p).map(|f| f.1).collect();
+                        proptest::prop_assert!(starts.windows(2).all(|w| w[0] < w[1]), "order of start: {:?}", starts);
+                    }
+                    got.sort_unstable();
+                    proptest::prop_assert_eq!(&got, &expected, "{:?} in {:?}, score {}", literals, t, score);
+                    proptest::prop_assert_eq!(set.is_match(t.as_bytes()), !expected.is_empty());
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_large_set_finds_occurrences_in_both_its_structures() {
         // 70 literals: Grams takes the 4-byte and longer ones, the automaton the rest.
@@ -537,6 +631,8 @@ mod tests {
         for ci in [false, true] {
             let set = ContainsSet::new(&literals, ci).unwrap();
             assert!(set.grams.is_some() && set.automata.is_some());
+            // From `GRAMS_MIN` on, no second way is kept.
+            assert!(set.whole.is_none());
             let mut got = Vec::new();
             set.each_occurrence(b"xWORD07xab word07x word67x", |p, s, e| got.push((p, s, e)));
             got.sort_unstable();

@@ -55,10 +55,9 @@ pub struct PatternSpec {
 /// A compiled set of patterns. `Sync`: one matcher serves any number of threads.
 pub struct Matcher {
     size: u32,
-    /// Indexed by `ci as usize`.
-    exact: [LengthIndex; 2],
-    prefix: [LengthIndex; 2],
-    suffix: [LengthIndex; 2],
+    /// The exact, prefix and suffix literals of either case mode: the indexes that hold
+    /// any (a call walks no empty one).
+    anchored: Vec<LengthIndex>,
     contains: [Option<ContainsSet>; 2],
     regex: Option<RegexGroup>,
     /// JavaScript patterns that read UTF-16 code units: they run on the units view.
@@ -133,9 +132,7 @@ impl Matcher {
         }
         let mut m = Matcher {
             size: specs.len() as u32,
-            exact: [LengthIndex::new(Anchor::Whole, false), LengthIndex::new(Anchor::Whole, true)],
-            prefix: [LengthIndex::new(Anchor::Start, false), LengthIndex::new(Anchor::Start, true)],
-            suffix: [LengthIndex::new(Anchor::End, false), LengthIndex::new(Anchor::End, true)],
+            anchored: Vec::new(),
             contains: [None, None],
             regex: None,
             regex_units: None,
@@ -146,6 +143,10 @@ impl Matcher {
         if total > MAX_TOTAL_PATTERN_BYTES {
             return Err(too_many_bytes(total));
         }
+        // Indexed by `ci as usize`.
+        let mut exact = [LengthIndex::new(Anchor::Whole, false), LengthIndex::new(Anchor::Whole, true)];
+        let mut prefix = [LengthIndex::new(Anchor::Start, false), LengthIndex::new(Anchor::Start, true)];
+        let mut suffix = [LengthIndex::new(Anchor::End, false), LengthIndex::new(Anchor::End, true)];
         let mut contains: [Vec<(String, u32)>; 2] = [Vec::new(), Vec::new()];
         let mut literals = Some(Vec::new());
         let mut literal_bytes = 0;
@@ -178,9 +179,9 @@ impl Matcher {
             }
             match plan {
                 Plan::Literal { place, text, ci } => match place {
-                    Place::Exact => m.exact[ci as usize].insert(&text, index),
-                    Place::Prefix => m.prefix[ci as usize].insert(&text, index),
-                    Place::Suffix => m.suffix[ci as usize].insert(&text, index),
+                    Place::Exact => exact[ci as usize].insert(&text, index),
+                    Place::Prefix => prefix[ci as usize].insert(&text, index),
+                    Place::Suffix => suffix[ci as usize].insert(&text, index),
                     Place::Contains => contains[ci as usize].push((text, index)),
                 },
                 Plan::Regex(plan) => {
@@ -195,6 +196,7 @@ impl Matcher {
         }
         // One literal goes to JavaScript at any length (`index.js` keeps long case-insensitive
         // ones native itself); a list, within the byte budget.
+        m.anchored = [exact, prefix, suffix].into_iter().flatten().filter(|ix| !ix.is_empty()).collect();
         m.literals = literals.filter(|l| l.len() == 1 || literal_bytes <= MAX_JS_LITERAL_BYTES);
         for ci in [false, true] {
             m.contains[ci as usize] = ContainsSet::new(&contains[ci as usize], ci);
@@ -244,8 +246,7 @@ impl Matcher {
     /// Heap bytes this matcher holds (automata, tables, and one thread's regex caches at
     /// their most): what the binding reports to V8's garbage collector.
     pub fn memory_usage(&self) -> usize {
-        let anchored: usize =
-            self.exact.iter().chain(&self.prefix).chain(&self.suffix).map(|ix| ix.memory_usage()).sum();
+        let anchored: usize = self.anchored.iter().map(|ix| ix.memory_usage()).sum();
         let contains: usize = self.contains.iter().flatten().map(|c| c.memory_usage()).sum();
         let regex: usize = self.groups().map(|(r, _)| r.memory_usage()).sum::<usize>()
             + self.quick.as_ref().map_or(0, |q| q.any.memory_usage());
@@ -268,7 +269,7 @@ impl Matcher {
     }
 
     fn anchored(&self) -> impl Iterator<Item = &LengthIndex> {
-        self.exact.iter().chain(&self.prefix).chain(&self.suffix).filter(|ix| !ix.is_empty())
+        self.anchored.iter()
     }
 
     /// Whether any pattern matches `text`. Cheapest structures first; stops at the first hit.

@@ -61,11 +61,12 @@ export interface FoundMatch {
 /**
  * Many patterns compiled once; every query is linear in the text, however many patterns.
  * Literal patterns (also regexes like `Googlebot\/` or `^curl`, globs like `*.php`) are
- * matched by plain comparisons and one Aho–Corasick automaton; the rest by one multi-regex.
+ * matched by plain comparisons, a four-byte filter and Aho–Corasick; the rest by one multi-regex.
  * Throws `SyntaxError` `ERR_INVALID_PATTERN` naming the first invalid pattern's index
  * (backreferences and look-around are refused: they cannot run in linear time).
- * A matcher of one literal answers `test`, `first` and `matches` on a string in JavaScript
- * (a comparison costs less than the call into native); the answers are the same.
+ * A matcher of a few literals (up to 8, at most 4 of them substrings) answers `test`, `first`
+ * and `matches` on a string in JavaScript (comparisons cost less than the call into native);
+ * the answers are the same.
  */
 export interface Matcher {
   /** Number of patterns. */
