@@ -129,8 +129,13 @@ impl Grams {
                 }
                 None => rest.push(i),
             }
+            // Refused as soon as it is known: a wide stride of many literals makes several
+            // times `MAX_KEYS` (100,000 8-byte literals: 400,000 keys at a stride of 4).
+            if by_key.len() > MAX_KEYS {
+                return None;
+            }
         }
-        if by_key.is_empty() || by_key.len() > MAX_KEYS {
+        if by_key.is_empty() {
             return None;
         }
         let bits =
@@ -363,6 +368,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_set_past_the_keys_is_refused_whole() {
+        let four = |n: usize| -> Vec<(String, u32)> { (0..n).map(|i| (format!("{i:04x}"), i as u32)).collect() };
+        let (grams, rest) = Grams::new(&four(MAX_KEYS), false).unwrap();
+        assert_eq!((grams.stride, grams.keys.len(), rest.len()), (1, MAX_KEYS, 0));
+        assert!(Grams::new(&four(MAX_KEYS + 1), false).is_none());
     }
 
     #[test]
