@@ -40,7 +40,6 @@ const canCheckStrings = typeof String.prototype.isWellFormed === 'function'
 
 const MAX_JS_CI_LITERAL = 1024
 const MIN_INCLUDES_LOOP = 3
-const MAX_JS_CONTAINS = 4
 
 // The RegExp source of a literal at its place (no flags: `^` and `$` are the text's edges).
 function literalSource({ place, text }) {
@@ -73,12 +72,9 @@ function literalTest(literal) {
 // `{ test, first, matches }` for a matcher whose patterns are `literals` (from native, in
 // pattern order), or null where native answers.
 function literalsAnswer(literals) {
+  // The native side lists literals only when JavaScript may answer for them: at most 8, of
+  // which at most 4 substrings (`MAX_JS_LITERALS`, `MAX_JS_CONTAINS` in src/matcher/mod.rs).
   if (!Array.isArray(literals)) return null
-  // Five substring literals or more: the native set answers in one pass at every fourth
-  // position or so (its four-byte filter) faster than V8's union or one `includes` each
-  // (five random literals on 100-letter texts: 182–355 ns native against 224–432 for the
-  // union; four: 203–322 against 183–345, a tie; three: the union and the loop ahead).
-  if (literals.filter((l) => l.place === 'contains').length > MAX_JS_CONTAINS) return null
   const tests = literals.map(literalTest)
   if (tests.includes(null)) return null
   if (tests.length === 1) {
@@ -89,8 +85,7 @@ function literalsAnswer(literals) {
   // of them is as fast in the median but not on every set: over ten random sets of three
   // literals it took 65–231 ns a 100-character text, the loop 85–143. Two: the union wins
   // in the median (54–66 ns against 62–80 in four runs).
-  if (tests.length >= MIN_INCLUDES_LOOP && tests.length <= MAX_JS_CONTAINS &&
-      literals.every((l) => l.place === 'contains' && !l.caseInsensitive)) {
+  if (tests.length >= MIN_INCLUDES_LOOP && literals.every((l) => l.place === 'contains' && !l.caseInsensitive)) {
     const texts = literals.map((l) => l.text)
     const any = (s) => {
       for (let i = 0; i < texts.length; i++) if (s.includes(texts[i])) return true

@@ -145,8 +145,10 @@ impl Grams {
         let mut keys = FxHashMap::default();
         let mut entries = Vec::new();
         let mut bytes = Vec::new();
-        // Each literal's bytes once, however many windows key it.
-        let mut at: FxHashMap<usize, u32> = FxHashMap::default();
+        // Each literal's bytes once, however many windows key it: where they are, by the
+        // literal's index (`NOT_YET` before they are copied).
+        const NOT_YET: u32 = u32::MAX;
+        let mut at = vec![NOT_YET; literals.len()];
         // In key order, so that the layout does not depend on the hash map's.
         let mut groups: Vec<(u32, Vec<(usize, usize)>)> = by_key.into_iter().collect();
         groups.sort_unstable_by_key(|(key, _)| *key);
@@ -156,10 +158,11 @@ impl Grams {
             let from = entries.len() as u32;
             for (i, skip) in group {
                 let (literal, pattern) = &literals[i];
-                let offset = *at.entry(i).or_insert_with(|| {
+                if at[i] == NOT_YET {
+                    at[i] = bytes.len() as u32;
                     bytes.extend_from_slice(literal.as_bytes());
-                    (bytes.len() - literal.len()) as u32
-                });
+                }
+                let offset = at[i];
                 entries.push(Entry { pattern: *pattern, offset, len: literal.len() as u32, skip: skip as u32 });
             }
             keys.insert(key, (from, entries.len() as u32));

@@ -64,8 +64,9 @@ pub struct Matcher {
     regex_units: Option<RegexGroup>,
     /// Every regex, and the literals when they are few, in one `Any`, for `test` (see `Quick`).
     quick: Option<Quick>,
-    /// The plans of a matcher of a few literal patterns only (at most `MAX_JS_LITERALS`; two
-    /// or more hold at most `MAX_JS_LITERAL_BYTES` together), in pattern order: callers may then answer with
+    /// The plans of a matcher of a few literal patterns only (at most `MAX_JS_LITERALS`, of
+    /// which at most `MAX_JS_CONTAINS` substrings; two or more hold at most
+    /// `MAX_JS_LITERAL_BYTES` together), in pattern order: callers may then answer with
     /// string comparisons of their own and skip the call into native.
     literals: Option<Vec<SoleLiteral>>,
 }
@@ -76,6 +77,11 @@ pub struct Matcher {
 pub const MAX_JS_LITERALS: usize = 8;
 /// Most bytes those literals may hold together (V8 refuses very large regexes).
 pub const MAX_JS_LITERAL_BYTES: usize = 4096;
+/// Most substring (`contains`) literals among them: five or more are answered here, by the
+/// four-byte filter at every few positions, faster than V8's union or one `includes` each
+/// (five random literals on 100-letter texts: 182–355 ns native against 224–432 for the
+/// union; four: 203–322 against 183–345, a tie; three: the union and the loop ahead).
+pub const MAX_JS_CONTAINS: usize = 4;
 
 /// `test`'s other way, for a text without astral characters (its own units view): every
 /// regex pattern, and the literals when there are at most `QUICK_LITERALS`, in one `Any`:
@@ -197,7 +203,10 @@ impl Matcher {
         // One literal goes to JavaScript at any length (`index.js` keeps long case-insensitive
         // ones native itself); a list, within the byte budget.
         m.anchored = [exact, prefix, suffix].into_iter().flatten().filter(|ix| !ix.is_empty()).collect();
-        m.literals = literals.filter(|l| l.len() == 1 || literal_bytes <= MAX_JS_LITERAL_BYTES);
+        m.literals = literals.filter(|l| {
+            let substrings = l.iter().filter(|l| l.place == Place::Contains).count();
+            substrings <= MAX_JS_CONTAINS && (l.len() == 1 || literal_bytes <= MAX_JS_LITERAL_BYTES)
+        });
         for ci in [false, true] {
             m.contains[ci as usize] = ContainsSet::new(&contains[ci as usize], ci);
         }
@@ -442,12 +451,16 @@ mod tests {
     #[test]
     fn a_few_literals_are_listed_and_many_or_a_regex_are_not() {
         let count = |specs: &[PatternSpec]| matcher(specs).literals().map(|l| l.len());
-        let few: Vec<PatternSpec> =
-            (0..MAX_JS_LITERALS).map(|i| spec(&format!("w{i}"), Kind::Contains, i % 2 == 0)).collect();
-        assert_eq!(count(&few), Some(MAX_JS_LITERALS));
-        let many: Vec<PatternSpec> =
-            (0..=MAX_JS_LITERALS).map(|i| spec(&format!("w{i}"), Kind::Contains, false)).collect();
-        assert_eq!(count(&many), None);
+        // `MAX_JS_CONTAINS` substrings among `MAX_JS_LITERALS` literals; one more either way
+        // is refused.
+        let few = |substrings: usize, others: usize| -> Vec<PatternSpec> {
+            let contains = (0..substrings).map(|i| spec(&format!("w{i}"), Kind::Contains, i % 2 == 0));
+            contains.chain((0..others).map(|i| spec(&format!("p{i}"), Kind::Prefix, i % 2 == 0))).collect()
+        };
+        let others = MAX_JS_LITERALS - MAX_JS_CONTAINS;
+        assert_eq!(count(&few(MAX_JS_CONTAINS, others)), Some(MAX_JS_LITERALS));
+        assert_eq!(count(&few(MAX_JS_CONTAINS + 1, 0)), None);
+        assert_eq!(count(&few(MAX_JS_CONTAINS, others + 1)), None);
         assert_eq!(count(&[spec("a", Kind::Exact, false), spec("b\\d", Kind::Regex, false)]), None);
         let long = "x".repeat(MAX_JS_LITERAL_BYTES);
         assert_eq!(count(&[spec(&long, Kind::Contains, false)]), Some(1));
