@@ -65,7 +65,11 @@ async function literalSets ({ quick, ms, rounds, progress }) {
   const escape = (s) => s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
   const out = {}
   for (const n of quick ? [1, 2, 5, 16, 50, 300] : LITERAL_SET_SIZES) {
-    const sets = []
+    // The five sets' cases are measured in one interleaving, round after round: a burst of
+    // machine noise then lands on every set alike, not on whichever set was being measured
+    // (measured set after set, one of five sets of 16 once came out 1.9× faster than
+    // another where the Rust side of all five took 61–99 ns).
+    const cases = []
     for (let k = 0; k < 5; k++) {
       const literals = Array.from({ length: n }, () => letters(6 + Math.floor(rnd() * 5)))
       const texts = Array.from({ length: 1000 }, (_, i) => {
@@ -77,14 +81,14 @@ async function literalSets ({ quick, ms, rounds, progress }) {
       })
       const m = new Matcher(literals, { kind: 'contains' })
       const union = new RegExp(literals.map(escape).join('|'))
-      const cases = [
-        { name: 'Matcher.test', run: nsPerText(texts, (s) => m.test(s), ms) },
-        { name: 'union RegExp.test', run: nsPerText(texts, (s) => union.test(s), ms) }
-      ]
-      if (n <= 300) cases.push({ name: 'includes loop', run: nsPerText(texts, (s) => literals.some((l) => s.includes(l)), ms) })
-      sets.push(await interleave(cases, rounds, (p) => progress(`match literal sets N=${n} set ${k + 1}/5 ${p}`)))
+      cases.push(
+        { name: `${k} Matcher.test`, run: nsPerText(texts, (s) => m.test(s), ms) },
+        { name: `${k} union RegExp.test`, run: nsPerText(texts, (s) => union.test(s), ms) }
+      )
+      if (n <= 300) cases.push({ name: `${k} includes loop`, run: nsPerText(texts, (s) => literals.some((l) => s.includes(l)), ms) })
     }
-    const per = (name) => sets.map((r) => r[name]?.median).filter((v) => v !== undefined)
+    const measured = await interleave(cases, rounds, (p) => progress(`match literal sets N=${n} ${p}`))
+    const per = (name) => [0, 1, 2, 3, 4].map((k) => measured[`${k} ${name}`]?.median).filter((v) => v !== undefined)
     out[n] = { matcher: per('Matcher.test'), union: per('union RegExp.test'), includes: per('includes loop') }
   }
   return out
@@ -185,7 +189,10 @@ async function run ({ quick, progress }) {
   // N random 6–10-letter literals on 100-byte texts (a tenth hold one): Matcher.test against
   // what users write instead, a union RegExp of the escaped literals and a loop of includes;
   // five random sets per N (issue #16's table).
-  results.literalSets = await literalSets({ quick, ms: quick ? 60 : 150, rounds: 3, progress })
+  // Seven rounds of 100 ms, not three of 150: one case's rounds spread ±25 % here (a set of
+  // 50 took 192–350 ns in five rounds of one run), and a median of three kept enough of that
+  // to make one set of five look 1.8× another.
+  results.literalSets = await literalSets({ quick, ms: quick ? 60 : 100, rounds: quick ? 3 : 7, progress })
 
   // 200 globs (picomatch's meaning) on 10,000 repository paths: picomatch's own compiled
   // matchers against one Matcher, with every answer compared first.
