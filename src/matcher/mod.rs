@@ -201,7 +201,8 @@ impl Matcher {
             }
         }
         // One literal goes to JavaScript at any length (`index.js` keeps long case-insensitive
-        // ones native itself); a list, within the byte budget.
+        // ones native itself); a list, within the byte budget and at most `MAX_JS_CONTAINS`
+        // substrings.
         m.anchored = [exact, prefix, suffix].into_iter().flatten().filter(|ix| !ix.is_empty()).collect();
         m.literals = literals.filter(|l| {
             let substrings = l.iter().filter(|l| l.place == Place::Contains).count();
