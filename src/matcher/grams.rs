@@ -399,6 +399,14 @@ mod tests {
         assert_eq!(stride_with(30), (2, 0));
     }
 
+    /// `literals` numbered in order: both ways find the same occurrences in `text`.
+    fn agree(literals: Vec<String>, ci: bool, text: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        let literals: Vec<(String, u32)> = literals.into_iter().zip(0..).collect();
+        let (got, expected) = both(&literals, ci, text.as_bytes());
+        proptest::prop_assert_eq!(got, expected);
+        Ok(())
+    }
+
     proptest::proptest! {
         #[test]
         fn agrees_with_aho_corasick(
@@ -406,9 +414,7 @@ mod tests {
             text in "[abAB@`c]{0,80}",
             ci in proptest::bool::ANY,
         ) {
-            let lits: Vec<(String, u32)> = lits.into_iter().enumerate().map(|(i, l)| (l, i as u32)).collect();
-            let (got, expected) = both(&lits, ci, text.as_bytes());
-            proptest::prop_assert_eq!(got, expected);
+            agree(lits, ci, &text)?;
         }
 
         /// Few distinct windows: keys fill, literals are keyed by later windows or left over.
@@ -418,9 +424,7 @@ mod tests {
             text in "[aAbc]{0,80}",
             ci in proptest::bool::ANY,
         ) {
-            let lits: Vec<(String, u32)> = lits.into_iter().enumerate().map(|(i, l)| (l, i as u32)).collect();
-            let (got, expected) = both(&lits, ci, text.as_bytes());
-            proptest::prop_assert_eq!(got, expected);
+            agree(lits, ci, &text)?;
         }
 
         /// Longer literals over few letters: strides up to the widest, windows that repeat.
@@ -430,9 +434,7 @@ mod tests {
             text in "[abAc]{0,100}",
             ci in proptest::bool::ANY,
         ) {
-            let lits: Vec<(String, u32)> = lits.into_iter().enumerate().map(|(i, l)| (l, i as u32)).collect();
-            let (got, expected) = both(&lits, ci, text.as_bytes());
-            proptest::prop_assert_eq!(got, expected);
+            agree(lits, ci, &text)?;
         }
     }
 }

@@ -550,6 +550,25 @@ mod tests {
         assert!(!c.second_is_faster());
     }
 
+    /// `literals` numbered in order, as a set takes them.
+    fn numbered(literals: &[String]) -> Vec<(String, u32)> {
+        literals.iter().cloned().zip(0..).collect()
+    }
+
+    /// `check(score)` with each way `chooser` picks forced in turn (score −1: the first, 1:
+    /// the second), or once (score 0) for a set without a chooser.
+    fn each_way(
+        chooser: Option<&Chooser>,
+        mut check: impl FnMut(i64) -> Result<(), proptest::test_runner::TestCaseError>,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let Some(chooser) = chooser else { return check(0) };
+        for score in [-1, 1] {
+            chooser.score.store(score, Ordering::Relaxed);
+            check(score)?;
+        }
+        Ok(())
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
 
@@ -560,18 +579,16 @@ mod tests {
             texts in proptest::collection::vec("[a-dA-D x]{0,40}", 1..20),
             ci in proptest::bool::ANY,
         ) {
-            let numbered: Vec<(String, u32)> =
-                literals.iter().enumerate().map(|(i, l)| (l.clone(), i as u32)).collect();
-            let set = Automata::new(&numbered, ci).unwrap();
+            let set = Automata::new(&numbered(&literals), ci).unwrap();
             let (_, chooser) = set.plain.as_ref().expect("a small set keeps a plain automaton");
             let fold = |s: &str| if ci { s.to_ascii_lowercase() } else { s.to_string() };
-            for score in [-1, 1] {
-                chooser.score.store(score, Ordering::Relaxed);
+            each_way(Some(chooser), |_| {
                 for t in &texts {
                     let expected = literals.iter().any(|l| fold(t).contains(&fold(l)));
                     proptest::prop_assert_eq!(set.is_match(t.as_bytes()), expected, "{:?} in {:?}", literals, t);
                 }
-            }
+                Ok(())
+            })?;
         }
     }
 
@@ -586,9 +603,7 @@ mod tests {
             texts in proptest::collection::vec("[a-cA-C x]{0,60}", 1..10),
             ci in proptest::bool::ANY,
         ) {
-            let numbered: Vec<(String, u32)> =
-                literals.iter().enumerate().map(|(i, l)| (l.clone(), i as u32)).collect();
-            let set = ContainsSet::new(&numbered, ci).unwrap();
+            let set = ContainsSet::new(&numbered(&literals), ci).unwrap();
             // Two ways wherever `Grams` takes any literal (4 bytes or more).
             proptest::prop_assert_eq!(set.whole.is_some(), set.grams.is_some());
             let fold = |b: &[u8]| if ci { b.to_ascii_lowercase() } else { b.to_vec() };
@@ -603,11 +618,7 @@ mod tests {
                         }
                     }
                 }
-                let ways: &[i64] = if set.whole.is_some() { &[-1, 1] } else { &[0] };
-                for &score in ways {
-                    if let Some((_, chooser)) = &set.whole {
-                        chooser.score.store(score, Ordering::Relaxed);
-                    }
+                each_way(set.whole.as_ref().map(|(_, chooser)| chooser), |score| {
                     let mut got = Vec::new();
                     set.each_occurrence(t.as_bytes(), |p, s, e| got.push((p, s, e)));
                     for p in 0..literals.len() as u32 {
@@ -617,7 +628,8 @@ mod tests {
                     got.sort_unstable();
                     proptest::prop_assert_eq!(&got, &expected, "{:?} in {:?}, score {}", literals, t, score);
                     proptest::prop_assert_eq!(set.is_match(t.as_bytes()), !expected.is_empty());
-                }
+                    Ok(())
+                })?;
             }
         }
     }
