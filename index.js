@@ -27,8 +27,9 @@ try {
   throw error
 }
 
-// A matcher of a few literal patterns (at most 8, and at most 4 of them substrings: past
-// that one native call wins, see the README) answers `test`, `first` and `matches` on a
+// A matcher of a few literal patterns (at most 8, at most 4 of them substrings and 2 of
+// those case-sensitive: past that one native call wins, see the README) answers `test`,
+// `first` and `matches` on a
 // well-formed string here in JavaScript: the call into native alone (about 0.15 µs) costs
 // several times what the comparisons do.
 // The native side classifies the patterns, so both paths agree on what they mean; Buffers,
@@ -39,7 +40,6 @@ const { isRegExp } = require('node:util').types
 const canCheckStrings = typeof String.prototype.isWellFormed === 'function'
 
 const MAX_JS_CI_LITERAL = 1024
-const MIN_INCLUDES_LOOP = 3
 
 // The RegExp source of a literal at its place (no flags: `^` and `$` are the text's edges).
 function literalSource({ place, text }) {
@@ -73,7 +73,8 @@ function literalTest(literal) {
 // pattern order), or null where native answers.
 function literalsAnswer(literals) {
   // The native side lists literals only when JavaScript may answer for them: at most 8, of
-  // which at most 4 substrings (`MAX_JS_LITERALS`, `MAX_JS_CONTAINS` in src/matcher/mod.rs).
+  // which at most 4 substrings and 2 of those case-sensitive (`MAX_JS_LITERALS`,
+  // `MAX_JS_CONTAINS`, `MAX_JS_CASE_SENSITIVE_CONTAINS` in src/matcher/mod.rs).
   if (!Array.isArray(literals)) return null
   const tests = literals.map(literalTest)
   if (tests.includes(null)) return null
@@ -81,20 +82,10 @@ function literalsAnswer(literals) {
     const [one] = tests
     return { test: one, first: (s) => (one(s) ? 0 : -1), matches: (s) => (one(s) ? Uint32Array.of(0) : new Uint32Array(0)) }
   }
-  // Three or four case-sensitive `contains` literals: one `includes` each. V8's union RegExp
-  // of them is as fast in the median but not on every set: over ten random sets of three
-  // literals it took 65–231 ns a 100-character text, the loop 85–143. Two: the union wins
-  // in the median (54–66 ns against 62–80 in four runs).
-  if (tests.length >= MIN_INCLUDES_LOOP && literals.every((l) => l.place === 'contains' && !l.caseInsensitive)) {
-    const texts = literals.map((l) => l.text)
-    const any = (s) => {
-      for (let i = 0; i < texts.length; i++) if (s.includes(texts[i])) return true
-      return false
-    }
-    return answerWith(any, tests)
-  }
   // One union RegExp per case mode answers `test` in one pass (V8 compiles an alternation of
-  // literals to machine code).
+  // literals to machine code). Two case-sensitive substrings: the union wins over a loop of
+  // `includes` in the median (54–66 ns against 62–80 in four runs); three or more are
+  // answered natively (Teddy).
   const unions = [false, true]
     .map((ci) => literals.filter((l) => l.caseInsensitive === ci))
     .filter((group) => group.length > 0)

@@ -77,11 +77,18 @@ pub struct Matcher {
 pub const MAX_JS_LITERALS: usize = 8;
 /// Most bytes those literals may hold together (V8 refuses very large regexes).
 pub const MAX_JS_LITERAL_BYTES: usize = 4096;
-/// Most substring (`contains`) literals among them: five or more are answered here, by the
-/// four-byte filter at every few positions, faster than V8's union or one `includes` each
+/// Most substring (`contains`) literals among them: five or more case-insensitive ones are
+/// answered here, by the four-byte filter at every few positions, faster than V8's union
 /// (five random literals on 100-letter texts: 182–355 ns native against 224–432 for the
-/// union; four: 203–322 against 183–345, a tie; three: the union and the loop ahead).
+/// union; four: 203–322 against 183–345, a tie; three: the union ahead).
 pub const MAX_JS_CONTAINS: usize = 4;
+/// Most case-sensitive substrings among them: from three on, Teddy answers them here
+/// (`literal::TEDDY_MAX`). Five random sets of N 6–10-letter literals, 100-letter texts, ns
+/// a `test` (median over the sets, `Matcher.test` against a union `RegExp` and a loop of
+/// `includes`, one process): N = 3, 161 against 115 and 204 (with the well-formedness check
+/// the loop was 216); N = 4, 163 against 300 and 272; N = 2, 181 natively against 148 and
+/// 150: two stay in JavaScript.
+pub const MAX_JS_CASE_SENSITIVE_CONTAINS: usize = 2;
 
 /// `test`'s other way, for a text without astral characters (its own units view): every
 /// regex pattern, and the literals when there are at most `QUICK_LITERALS`, in one `Any`:
@@ -205,8 +212,12 @@ impl Matcher {
         // substrings.
         m.anchored = [exact, prefix, suffix].into_iter().flatten().filter(|ix| !ix.is_empty()).collect();
         m.literals = literals.filter(|l| {
-            let substrings = l.iter().filter(|l| l.place == Place::Contains).count();
-            substrings <= MAX_JS_CONTAINS && (l.len() == 1 || literal_bytes <= MAX_JS_LITERAL_BYTES)
+            let substrings = l.iter().filter(|l| l.place == Place::Contains);
+            let case_sensitive = substrings.clone().filter(|l| !l.ci).count();
+            l.len() == 1
+                || (substrings.count() <= MAX_JS_CONTAINS
+                    && case_sensitive <= MAX_JS_CASE_SENSITIVE_CONTAINS
+                    && literal_bytes <= MAX_JS_LITERAL_BYTES)
         });
         for ci in [false, true] {
             m.contains[ci as usize] = ContainsSet::new(&contains[ci as usize], ci);
@@ -452,16 +463,20 @@ mod tests {
     #[test]
     fn a_few_literals_are_listed_and_many_or_a_regex_are_not() {
         let count = |specs: &[PatternSpec]| matcher(specs).literals().map(|l| l.len());
-        // `MAX_JS_CONTAINS` substrings among `MAX_JS_LITERALS` literals; one more either way
-        // is refused.
-        let few = |substrings: usize, others: usize| -> Vec<PatternSpec> {
-            let contains = (0..substrings).map(|i| spec(&format!("w{i}"), Kind::Contains, i % 2 == 0));
+        // `MAX_JS_CONTAINS` substrings, `MAX_JS_CASE_SENSITIVE_CONTAINS` of them
+        // case-sensitive, among `MAX_JS_LITERALS` literals; one more of any is refused.
+        let few = |sensitive: usize, insensitive: usize, others: usize| -> Vec<PatternSpec> {
+            let contains = (0..sensitive + insensitive).map(|i| spec(&format!("w{i}"), Kind::Contains, i >= sensitive));
             contains.chain((0..others).map(|i| spec(&format!("p{i}"), Kind::Prefix, i % 2 == 0))).collect()
         };
+        let (sensitive, insensitive) =
+            (MAX_JS_CASE_SENSITIVE_CONTAINS, MAX_JS_CONTAINS - MAX_JS_CASE_SENSITIVE_CONTAINS);
         let others = MAX_JS_LITERALS - MAX_JS_CONTAINS;
-        assert_eq!(count(&few(MAX_JS_CONTAINS, others)), Some(MAX_JS_LITERALS));
-        assert_eq!(count(&few(MAX_JS_CONTAINS + 1, 0)), None);
-        assert_eq!(count(&few(MAX_JS_CONTAINS, others + 1)), None);
+        assert_eq!(count(&few(sensitive, insensitive, others)), Some(MAX_JS_LITERALS));
+        assert_eq!(count(&few(sensitive, insensitive + 1, 0)), None);
+        assert_eq!(count(&few(sensitive + 1, insensitive - 1, 0)), None);
+        assert_eq!(count(&few(0, MAX_JS_CONTAINS, 0)), Some(MAX_JS_CONTAINS));
+        assert_eq!(count(&few(sensitive, insensitive, others + 1)), None);
         assert_eq!(count(&[spec("a", Kind::Exact, false), spec("b\\d", Kind::Regex, false)]), None);
         let long = "x".repeat(MAX_JS_LITERAL_BYTES);
         assert_eq!(count(&[spec(&long, Kind::Contains, false)]), Some(1));
