@@ -29,9 +29,8 @@ try {
 
 // A matcher of a few literal patterns (at most 8, at most 4 of them substrings and 2 of
 // those case-sensitive: past that one native call wins, see the README) answers `test`,
-// `first` and `matches` on a
-// well-formed string here in JavaScript: the call into native alone (about 0.15 µs) costs
-// several times what the comparisons do.
+// `first` and `matches` on a well-formed string here in JavaScript: the call into native
+// alone (about 0.15 µs) costs several times what the comparisons do.
 // The native side classifies the patterns, so both paths agree on what they mean; Buffers,
 // strings with a lone surrogate (an error, from native) and every other matcher go to
 // native as before. Node 18 lacks `isWellFormed`: all go to native.
