@@ -277,6 +277,26 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     } finally { regexps.mock.restore() }
   })
 
+  test('2 to 24 case-sensitive substrings (native, Teddy up to 20 of up to 16 bytes): test agrees with String.prototype.includes on strings and Buffers', () => {
+    const rand = rng(37)
+    const word = (n) => Array.from({ length: n }, () => pick(rand, ['a', 'b', 'c', 'x'])).join('')
+    for (let round = 0; round < 150; round++) {
+      const literals = Array.from({ length: 2 + Math.floor(rand() * 23) }, () => word(1 + Math.floor(rand() * (rand() < 0.2 ? 24 : 8))))
+      const m = new Matcher(literals, { kind: 'contains' })
+      for (let i = 0; i < 40; i++) {
+        // Texts across Teddy's 16- and 32-byte blocks, a literal put in one time in two.
+        let t = word(Math.floor(rand() * 200))
+        if (rand() < 0.5) {
+          const at = Math.floor(rand() * (t.length + 1))
+          t = t.slice(0, at) + pick(rand, literals) + t.slice(at)
+        }
+        const expected = literals.some((l) => t.includes(l))
+        assert.equal(m.test(t), expected, `${JSON.stringify(literals)} in ${JSON.stringify(t)}`)
+        assert.equal(m.test(Buffer.from(t)), expected)
+      }
+    }
+  })
+
   test('a few literals (2 to 8 in JS, up to 16 tried, any shapes, mixed case modes): strings answered in JS agree with native on bytes', () => {
     const rand = rng(2024)
     const SHAPE = ['exact', 'prefix', 'suffix', 'contains']
