@@ -8,8 +8,14 @@ use qr_native::matcher::{Kind, Matcher, PatternSpec, Syntax};
 #[derive(Arbitrary, Debug)]
 struct Case {
     patterns: Vec<(Vec<u8>, u8, bool)>,
+    /// Picks the byte that pads each text to a long one.
+    pad: u8,
     texts: Vec<Vec<u8>>,
 }
+
+/// Each text is tried as it is and after `PAD` copies of one byte: a long text, which a
+/// few case-sensitive literals search from the first byte any of them starts with.
+const PAD: usize = 300;
 
 const ALPHABET: &[u8] = b"abAB/.x\xc3\xa9";
 
@@ -49,8 +55,12 @@ fuzz_target!(|case: Case| {
         return;
     }
     let m = Matcher::new(&specs).expect("literals always compile");
-    for text in case.texts.iter().take(8) {
-        let text = small(text, 16);
+    let ascii: Vec<u8> = ALPHABET.iter().copied().filter(u8::is_ascii).collect();
+    let pad = char::from(ascii[case.pad as usize % ascii.len()]).to_string().repeat(PAD);
+    for text in case.texts.iter().take(8).flat_map(|t| {
+        let text = small(t, 16);
+        [format!("{pad}{text}"), text]
+    }) {
         let expected: Vec<u32> = specs
             .iter()
             .enumerate()

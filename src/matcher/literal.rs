@@ -221,6 +221,39 @@ pub struct ContainsSet {
     /// `is_match` of a few case-sensitive literals: Aho–Corasick's SIMD searcher (Teddy),
     /// where the machine has one (see `TEDDY_MAX`).
     teddy: Option<packed::Searcher>,
+    /// The bytes Teddy's literals start with, when they are at most three (`TEDDY_SKIP_FROM`).
+    starts: Option<Starts>,
+}
+
+/// The bytes a set's literals start with, when there are at most three of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Starts {
+    One(u8),
+    Two(u8, u8),
+    Three(u8, u8, u8),
+}
+
+impl Starts {
+    fn of(literals: &[(String, u32)]) -> Option<Starts> {
+        let mut firsts: Vec<u8> = literals.iter().filter_map(|(l, _)| l.as_bytes().first().copied()).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        match firsts[..] {
+            [a] => Some(Starts::One(a)),
+            [a, b] => Some(Starts::Two(a, b)),
+            [a, b, c] => Some(Starts::Three(a, b, c)),
+            _ => None,
+        }
+    }
+
+    /// Where the first of these bytes is in `text`.
+    fn find(self, text: &[u8]) -> Option<usize> {
+        match self {
+            Starts::One(a) => memchr::memchr(a, text),
+            Starts::Two(a, b) => memchr::memchr2(a, b, text),
+            Starts::Three(a, b, c) => memchr::memchr3(a, b, c, text),
+        }
+    }
 }
 
 /// Most literals whose `is_match` Teddy answers. It finds a few literals' candidates 16 or
@@ -230,14 +263,22 @@ pub struct ContainsSet {
 /// (`examples/profile_matcher.rs`, `test`, the whole call), five random sets of N
 /// 6–10-letter literals took 45–58 ns against 73–94 (N = 2), 46–54 against 82–88 (3),
 /// 26–56 against 44–117 (5), 30–54 against 52–91 (10), 37–71 against 53–91 (16) and 49–85
-/// against 54–91 (20), where at 24 Teddy was behind (88–89 against 92–100). Its weak case:
-/// literals whose first bytes a text lacks (ten beginning with `@`, 10 KB of browser
-/// agents): 0.9–1.9 µs, where Aho–Corasick's `memchr` took 0.15–1.7.
+/// against 54–91 (20), where at 24 Teddy was behind (88–89 against 92–100). Its weak case,
+/// literals whose first bytes a long text lacks, is `TEDDY_SKIP_FROM`'s.
 const TEDDY_MAX: usize = 20;
 /// Longest literal Teddy answers for. It compares a candidate with each literal of its
 /// bucket in full: twenty literals of 16 bytes sharing 15, on 1 MiB of `a`, took 54 ms
 /// against 66 the other way; of 32 bytes, 99 ms against 38; of 60,000, minutes against 9 ms.
 const TEDDY_MAX_LEN: usize = 16;
+/// Shortest text that Teddy searches from the first byte a literal starts with, found by
+/// `memchr`, when the literals start with at most three different bytes. Teddy reads 16 or
+/// 32 bytes a step, `memchr` 32 or 64 with less work each. Ten literals beginning with `@`,
+/// on 10 KB browser agents without one (`examples/profile_matcher.rs`, `test`, five runs):
+/// 174–184 ns against 1.0–1.8 µs; with an `@` in some of them, 0.47–0.56 µs against
+/// 0.85–0.93. Where the first bytes are common (`G`, `b`, `B`), the same as before within
+/// the noise (1.0–1.4 µs). On 100-byte texts `memchr` mostly stops within a few bytes and
+/// the extra call shows: three random literals took 57–69 ns with it against 41–49.
+const TEDDY_SKIP_FROM: usize = 256;
 
 /// Fewest literals for which a set uses `Grams` alone. `Grams` looks at every position (or
 /// every second to fourth, `grams::MAX_STRIDE`) of a text; Aho–Corasick's prefilters skip
@@ -262,6 +303,7 @@ impl ContainsSet {
         let teddy = (literals.len() >= 2 && literals.len() <= TEDDY_MAX && short && !ci)
             .then(|| packed::Config::new().builder().extend(literals.iter().map(|(l, _)| l)).build())
             .flatten();
+        let starts = teddy.as_ref().and_then(|_| Starts::of(literals));
         let set = match split {
             Some((grams, rest)) => ContainsSet {
                 grams: Some(grams),
@@ -270,8 +312,9 @@ impl ContainsSet {
                     .then(|| Automata::new(literals, ci).map(|whole| (whole, Chooser::new())))
                     .flatten(),
                 teddy,
+                starts,
             },
-            None => ContainsSet { grams: None, automata: Automata::new(literals, ci), whole: None, teddy },
+            None => ContainsSet { grams: None, automata: Automata::new(literals, ci), whole: None, teddy, starts },
         };
         (set.grams.is_some() || set.automata.is_some()).then_some(set)
     }
@@ -301,7 +344,14 @@ impl ContainsSet {
     /// pass of each structure; each stops at the first occurrence.
     pub fn is_match(&self, text: &[u8]) -> bool {
         if let Some(teddy) = &self.teddy {
-            return teddy.find(text).is_some();
+            let from = match self.starts {
+                Some(starts) if text.len() >= TEDDY_SKIP_FROM => match starts.find(text) {
+                    Some(at) => at,
+                    None => return false,
+                },
+                _ => 0,
+            };
+            return teddy.find(&text[from..]).is_some();
         }
         match self.chosen(text) {
             Some(whole) => whole.is_match(text),
@@ -687,16 +737,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_few_case_sensitive_literals_are_tested_by_teddy_at_every_position() {
-        let words = ["needle", "pin", "haystacks", "q"];
-        let literals = numbered(&words.map(String::from));
-        let set = ContainsSet::new(&literals, false).unwrap();
-        // The machines we build for have SIMD (SSSE3 or AVX2, NEON).
-        let simd = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
-        assert_eq!(set.teddy.is_some(), simd);
-        // Before, across and after each SIMD block, and in texts shorter than Teddy reads.
-        for len in [0, 1, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 200] {
+    /// The machines we build for have SIMD (SSSE3 or AVX2, NEON), so Teddy.
+    const SIMD: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+
+    /// Each of `words` (the set's literals) at every position of `x` texts of each length
+    /// found, and the same without its last byte not.
+    fn found_at_every_position(set: &ContainsSet, words: &[&str], lengths: &[usize]) {
+        for &len in lengths {
             let filler = vec![b'x'; len];
             assert!(!set.is_match(&filler));
             for word in words {
@@ -704,25 +751,65 @@ mod tests {
                     let mut text = filler.clone();
                     text.splice(at..at, word.bytes());
                     assert!(set.is_match(&text), "{word} at {at} of {len}");
-                    // The word without its last byte holds no literal.
                     text.remove(at + word.len() - 1);
                     assert!(!set.is_match(&text), "{word} cut at {at} of {len}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_few_case_sensitive_literals_are_tested_by_teddy_at_every_position() {
+        let words = ["needle", "pin", "haystacks", "q"];
+        let literals = numbered(&words.map(String::from));
+        let set = ContainsSet::new(&literals, false).unwrap();
+        assert_eq!(set.teddy.is_some(), SIMD);
+        // Four first bytes: searched from the start.
+        assert_eq!(set.starts, None);
+        // Before, across and after each SIMD block, and in texts shorter than Teddy reads.
+        found_at_every_position(&set, &words, &[0, 1, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 200, 300]);
         // Case-insensitive sets, sets past `TEDDY_MAX`, a literal past `TEDDY_MAX_LEN` and an
         // empty literal keep their own ways.
         assert!(ContainsSet::new(&literals, true).unwrap().teddy.is_none());
         let many: Vec<String> = (0..=TEDDY_MAX).map(|i| format!("word{i}")).collect();
-        assert_eq!(ContainsSet::new(&numbered(&many[1..]), false).unwrap().teddy.is_some(), simd);
+        assert_eq!(ContainsSet::new(&numbered(&many[1..]), false).unwrap().teddy.is_some(), SIMD);
         assert!(ContainsSet::new(&numbered(&many), false).unwrap().teddy.is_none());
         let long = numbered(&["ab".into(), "x".repeat(TEDDY_MAX_LEN)]);
-        assert_eq!(ContainsSet::new(&long, false).unwrap().teddy.is_some(), simd);
+        assert_eq!(ContainsSet::new(&long, false).unwrap().teddy.is_some(), SIMD);
         let longer = numbered(&["ab".into(), "x".repeat(TEDDY_MAX_LEN + 1)]);
         assert!(ContainsSet::new(&longer, false).unwrap().teddy.is_none());
         let with_empty = numbered(&["ab".into(), String::new()]);
         let set = ContainsSet::new(&with_empty, false).unwrap();
         assert!(set.teddy.is_none() && set.is_match(b"") && set.is_match(b"zz"));
+    }
+
+    #[test]
+    fn teddy_searches_a_long_text_from_where_a_literal_can_start() {
+        // Two first bytes, `n` and `p`.
+        let words = ["needle", "pin", "nap"];
+        let set = ContainsSet::new(&numbered(&words.map(String::from)), false).unwrap();
+        assert_eq!(set.starts, SIMD.then_some(Starts::Two(b'n', b'p')));
+        let lengths = [TEDDY_SKIP_FROM - 8, TEDDY_SKIP_FROM - 1, TEDDY_SKIP_FROM, TEDDY_SKIP_FROM + 1, 1000];
+        found_at_every_position(&set, &words, &lengths);
+        for len in lengths {
+            // First bytes early and a word at the end: the search goes past the first of them.
+            let mut text = vec![b'x'; len];
+            text[..4].copy_from_slice(b"pnap");
+            assert!(set.is_match(&text), "nap at 1 of {len}");
+            text[1] = b'x';
+            assert!(!set.is_match(&text), "no word in {len}");
+            text.extend_from_slice(b"needle");
+            assert!(set.is_match(&text), "needle at the end of {len}");
+        }
+        for (words, starts) in [
+            (&["ab", "ac"][..], Some(Starts::One(b'a'))),
+            (&["ab", "bc", "cd"], Some(Starts::Three(b'a', b'b', b'c'))),
+            (&["ab", "bc", "cd", "de"], None),
+        ] {
+            let set =
+                ContainsSet::new(&numbered(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>()), false).unwrap();
+            assert_eq!(set.starts, starts.filter(|_| SIMD), "{words:?}");
+        }
     }
 
     #[test]
