@@ -181,6 +181,8 @@ async function run ({ quick, progress }) {
     results.isbot[mix] = await interleave([
       { name: 'isbot()', run: nsPerText(list, (s) => isbot(s), ms) },
       { name: 'Matcher(isbot.list).test', run: nsPerText(list, (s) => isbotMatcher.test(s), ms) },
+      // The call alone: into native and back, with nothing to read or walk.
+      { name: "Matcher(isbot.list).test(''), the call alone", run: nsPerText(list, () => isbotMatcher.test(''), ms) },
       { name: 'loop of isbot(), per text', run: () => 1e9 / (opsPerSecSync(() => batch.map(isbot), ms) * batch.length) },
       { name: 'Matcher(isbot.list).testMany, per text', run: () => 1e9 / (opsPerSecSync(() => isbotMatcher.testMany(batch), ms) * batch.length) }
     ], rounds, (p) => progress(`match isbot ${mix} ${p}`))
