@@ -340,8 +340,9 @@ impl ContainsSet {
             || self.automata.as_ref().is_some_and(|a| a.is_match(text))
     }
 
-    /// Whether any literal occurs. Cost: one pass of Teddy where the set has it, else a
-    /// pass of each structure; each stops at the first occurrence.
+    /// Whether any literal occurs. Cost: one pass of Teddy where the set has it (from the
+    /// first byte a literal starts with, in a long text: `TEDDY_SKIP_FROM`), else a pass of
+    /// each structure; each stops at the first occurrence.
     pub fn is_match(&self, text: &[u8]) -> bool {
         if let Some(teddy) = &self.teddy {
             let from = match self.starts {
