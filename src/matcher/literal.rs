@@ -741,8 +741,8 @@ mod tests {
     /// The machines we build for have SIMD (SSSE3 or AVX2, NEON), so Teddy.
     const SIMD: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
 
-    /// Each of `words` (the set's literals) at every position of `x` texts of each length
-    /// found, and the same without its last byte not.
+    /// Asserts that each of `words` (the set's literals) is found at every position of an
+    /// `x` text of each length, and is not found once its last byte is removed.
     fn found_at_every_position(set: &ContainsSet, words: &[&str], lengths: &[usize]) {
         for &len in lengths {
             let filler = vec![b'x'; len];
