@@ -283,19 +283,18 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     for (let round = 0; round < 150; round++) {
       const literals = Array.from({ length: 2 + Math.floor(rand() * 23) }, () => word(1 + Math.floor(rand() * (rand() < 0.2 ? 24 : 8))))
       const m = new Matcher(literals, { kind: 'contains' })
+      // `piece()` put in `t` at a random place.
+      const insert = (t, piece) => {
+        const at = Math.floor(rand() * (t.length + 1))
+        return t.slice(0, at) + piece() + t.slice(at)
+      }
       for (let i = 0; i < 40; i++) {
         // Texts across Teddy's 16- and 32-byte blocks, a literal put in one time in two.
         let t = word(Math.floor(rand() * 200))
         // One in two past 256 bytes, with a run of a byte no literal holds: a set whose
         // literals start with at most three bytes searches such a text from the first of them.
-        if (rand() < 0.5) {
-          const at = Math.floor(rand() * (t.length + 1))
-          t = t.slice(0, at) + 'y'.repeat(256 + Math.floor(rand() * 100)) + t.slice(at)
-        }
-        if (rand() < 0.5) {
-          const at = Math.floor(rand() * (t.length + 1))
-          t = t.slice(0, at) + pick(rand, literals) + t.slice(at)
-        }
+        if (rand() < 0.5) t = insert(t, () => 'y'.repeat(256 + Math.floor(rand() * 100)))
+        if (rand() < 0.5) t = insert(t, () => pick(rand, literals))
         const expected = literals.some((l) => t.includes(l))
         assert.equal(m.test(t), expected, `${JSON.stringify(literals)} in ${JSON.stringify(t)}`)
         assert.equal(m.test(Buffer.from(t)), expected)
