@@ -53,6 +53,10 @@ fuzz_target!(|case: Case| {
     for text in case.texts.iter().take(8) {
         let test = m.test(text);
         assert_eq!(three.test(text), !three.matches(text).is_empty());
+        // Twice over, so that a text of 16 bytes or more is walked in halves (from 32,
+        // `matcher::any`), with the text's own bytes on both sides of the middle.
+        let twice = [text.as_slice(), b" ", text].concat();
+        assert_eq!(three.test(&twice), !three.matches(&twice).is_empty());
         if !text.contains(&1) {
             assert_eq!(three.test(text), test);
         }

@@ -8,7 +8,8 @@
 //! the last one on the same side, so the two sides' loads overlap: two walks cost about as
 //! much as one. isbot's list on its own bot agents (`examples/profile_matcher`): the
 //! anchored side first 195–209 ns an agent, the other side first 123–130, together 132–141;
-//! browsers 290–330 either way.
+//! browsers 290–330 either way. On a text of `SPLIT_FROM` bytes or more, the unanchored side
+//! is walked in two halves at once (`Together::walk_split`): three chains of loads.
 
 use super::kept::{CachePool, KeptRegex};
 use super::regex_set::{message, CompileError, DFA_CACHE};
@@ -20,6 +21,7 @@ use regex_automata::util::pool::Pool;
 use regex_automata::util::prefilter::Prefilter;
 use regex_automata::{Anchored, Input, MatchKind};
 use regex_syntax::hir::{Hir, Look};
+use std::ops::ControlFlow;
 
 /// What a set's lazy DFA cache is counted as in `memory_usage`: it grows only as matching
 /// visits new states, up to `DFA_CACHE` per thread that matches with the set. A capacity
@@ -41,7 +43,17 @@ pub struct Together {
     start: Side,
     rest: Side,
     caches: CachePool<Caches>,
+    /// Texts from this length on are walked in halves on the unanchored side (`SPLIT_FROM`;
+    /// tests lower it).
+    split_from: usize,
 }
+
+/// Texts of this many bytes or more have their unanchored side walked in two halves at once
+/// (`Together::walk_split`).
+const SPLIT_FROM: usize = 32;
+/// How far past the middle the walk from the start looks for the other walk's state: it
+/// meets it 1–2 bytes in on isbot's agents. Past this, it goes on to the end.
+const MEET: usize = 32;
 
 /// One side: its lazy DFA, and a PikeVM of the same NFA should the lazy DFA ever fail (it
 /// does not with these settings: it never gives up, and it has no quit bytes).
@@ -123,7 +135,7 @@ impl Any {
 
 impl Side {
     /// `Ok(None)` when the NFA fits the budget but its lazy DFA cannot be built.
-    fn new(hirs: &[Hir]) -> Result<Option<Side>, CompileError> {
+    fn new(hirs: &[Hir], cache_capacity: usize) -> Result<Option<Side>, CompileError> {
         let nfa = thompson::Compiler::new()
             .configure(
                 thompson::Config::new()
@@ -134,7 +146,7 @@ impl Side {
             .build_many_from_hir(hirs)
             .map_err(|e| CompileError { pattern: None, message: nfa_message(&e) })?;
         let dfa = DFA::builder()
-            .configure(DFA::config().match_kind(MatchKind::LeftmostFirst).cache_capacity(DFA_CACHE))
+            .configure(DFA::config().match_kind(MatchKind::LeftmostFirst).cache_capacity(cache_capacity))
             .build_from_nfa(nfa.clone());
         let slow = PikeVM::new_from_nfa(nfa);
         Ok(dfa.ok().zip(slow.ok()).map(|(dfa, slow)| Side { dfa, slow }))
@@ -155,27 +167,147 @@ fn nfa_message(e: &thompson::BuildError) -> String {
 
 impl Together {
     fn new(start: &[Hir], rest: &[Hir]) -> Result<Option<Together>, CompileError> {
-        let (Some(start), Some(rest)) = (Side::new(start)?, Side::new(rest)?) else { return Ok(None) };
+        Together::with_cache(start, rest, DFA_CACHE)
+    }
+
+    /// `new`, with each lazy DFA's cache at most `cache_capacity` bytes (tests make it small).
+    fn with_cache(start: &[Hir], rest: &[Hir], cache_capacity: usize) -> Result<Option<Together>, CompileError> {
+        let (Some(start), Some(rest)) = (Side::new(start, cache_capacity)?, Side::new(rest, cache_capacity)?) else {
+            return Ok(None);
+        };
         let (a, b) = (start.dfa.clone(), rest.dfa.clone());
         let caches: CachePool<Caches> =
             Pool::new(Box::new(move || Caches { start: a.create_cache(), rest: b.create_cache() }));
-        Ok(Some(Together { start, rest, caches }))
+        Ok(Some(Together { start, rest, caches, split_from: SPLIT_FROM }))
     }
 
     fn is_match(&self, text: &[u8]) -> bool {
         let mut caches = self.caches.get();
         let Caches { start, rest } = &mut *caches;
-        self.walk(start, rest, text).unwrap_or_else(|()| {
+        let walked = match text.len() >= self.split_from {
+            true => match self.walk_split(start, rest, text) {
+                Ok(Some(answer)) => Ok(answer),
+                // The unanchored side's cache was cleared: walk again, whole.
+                Ok(None) => self.walk(start, rest, text),
+                Err(()) => Err(()),
+            },
+            false => self.walk(start, rest, text),
+        };
+        walked.unwrap_or_else(|()| {
             self.start.slow_match(Input::new(text).anchored(Anchored::Yes)) || self.rest.slow_match(Input::new(text))
         })
+    }
+
+    /// `walk`, with the unanchored side in two halves at once: one walk from the start and
+    /// one from the middle, beside the anchored side's, so each step makes three table loads
+    /// that wait on nothing but their own walk's last one. The walk from the start goes on
+    /// past the middle until its state is the one the other walk had after the same byte:
+    /// from there on it would find only what that walk finds (a state is the set of the
+    /// automaton's threads, and the same set has the same future; the threads of matches
+    /// that began before the middle are gone by then).
+    ///
+    /// `Ok(None)` when the unanchored side's cache was cleared on the way (state IDs held
+    /// from before a clear mean nothing after it, and two walks share that cache), or when
+    /// an unanchored walk died (it does not short of a match).
+    fn walk_split(&self, ca: &mut Cache, cb: &mut Cache, text: &[u8]) -> Result<Option<bool>, ()> {
+        let (a, b) = (&self.start.dfa, &self.rest.dfa);
+        let mid = text.len() / 2;
+        let (head, tail) = text.split_at(mid);
+        let mut sa = a.start_state_forward(ca, &Input::new(text).anchored(Anchored::Yes)).map_err(drop)?;
+        let mut sr = b.start_state_forward(cb, &Input::new(text)).map_err(drop)?;
+        let clears = cb.clear_count();
+        // From the middle, with the byte before it as context (`\b`, `^`).
+        let mut sb = b.start_state_forward(cb, &Input::new(text).range(mid..)).map_err(drop)?;
+        if cb.clear_count() != clears {
+            return Ok(None);
+        }
+        // The walk from the middle's first states, one a byte.
+        let mut seen = [sb; MEET];
+        let mut a_on = true;
+        // The walk from the middle over the second half, and the others over the first.
+        for (i, &y) in tail.iter().enumerate() {
+            sb = match shared(advance(b, cb, sb, y, Some(clears))?) {
+                ControlFlow::Continue(s) => s,
+                ControlFlow::Break(answer) => return Ok(answer),
+            };
+            if let Some(slot) = seen.get_mut(i) {
+                *slot = sb;
+            }
+            if let Some(&x) = head.get(i) {
+                if let ControlFlow::Break(answer) =
+                    self.step_from_start(ca, cb, &mut sa, &mut a_on, &mut sr, x, clears)?
+                {
+                    return Ok(answer);
+                }
+            }
+        }
+        if b.next_eoi_state(cb, sb).map_err(drop)?.is_match() {
+            return Ok(Some(true));
+        }
+        if cb.clear_count() != clears {
+            return Ok(None);
+        }
+        // The walk from the start, past the middle, until it meets the other's state.
+        for (j, &x) in tail.iter().enumerate().take(MEET) {
+            if let ControlFlow::Break(answer) = self.step_from_start(ca, cb, &mut sa, &mut a_on, &mut sr, x, clears)? {
+                return Ok(answer);
+            }
+            if sr == seen[j] {
+                return Ok(Some(a_on && alone(a, ca, sa, &tail[j + 1..])?));
+            }
+        }
+        // They did not meet: on to the end, as `walk` goes.
+        let left = &tail[tail.len().min(MEET)..];
+        Ok(Some(if a_on { self.walk_from(ca, cb, sa, sr, left)? } else { alone(b, cb, sr, left)? }))
+    }
+
+    /// One byte of `walk_split`'s walk from the start (`sr`, on the shared cache) and, while
+    /// it goes, of the anchored walk (`sa`): `Break` with the answer when either ends it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn step_from_start(
+        &self,
+        ca: &mut Cache,
+        cb: &mut Cache,
+        sa: &mut LazyStateID,
+        a_on: &mut bool,
+        sr: &mut LazyStateID,
+        byte: u8,
+        clears: usize,
+    ) -> Result<ControlFlow<Option<bool>>, ()> {
+        *sr = match shared(advance(&self.rest.dfa, cb, *sr, byte, Some(clears))?) {
+            ControlFlow::Continue(s) => s,
+            ControlFlow::Break(answer) => return Ok(ControlFlow::Break(answer)),
+        };
+        if *a_on {
+            match advance(&self.start.dfa, ca, *sa, byte, None)? {
+                Next::To(s) => *sa = s,
+                Next::Match => return Ok(ControlFlow::Break(Some(true))),
+                _ => *a_on = false,
+            }
+        }
+        Ok(ControlFlow::Continue(()))
     }
 
     /// Both lazy DFAs over `text`, one byte at a time each, until either matches or both
     /// are dead. Match states come one byte late, and the end of the text is one more step.
     fn walk(&self, ca: &mut Cache, cb: &mut Cache, text: &[u8]) -> Result<bool, ()> {
         let (a, b) = (&self.start.dfa, &self.rest.dfa);
-        let mut sa = a.start_state_forward(ca, &Input::new(text).anchored(Anchored::Yes)).map_err(drop)?;
-        let mut sb = b.start_state_forward(cb, &Input::new(text)).map_err(drop)?;
+        let sa = a.start_state_forward(ca, &Input::new(text).anchored(Anchored::Yes)).map_err(drop)?;
+        let sb = b.start_state_forward(cb, &Input::new(text)).map_err(drop)?;
+        self.walk_from(ca, cb, sa, sb, text)
+    }
+
+    /// `walk` from states `sa` and `sb` (untagged), over what is left of the text.
+    fn walk_from(
+        &self,
+        ca: &mut Cache,
+        cb: &mut Cache,
+        mut sa: LazyStateID,
+        mut sb: LazyStateID,
+        text: &[u8],
+    ) -> Result<bool, ()> {
+        let (a, b) = (&self.start.dfa, &self.rest.dfa);
         for (at, &byte) in text.iter().enumerate() {
             // Both states are untagged here: a start state is not (start states are not
             // specialised), and every tagged one ends the walk or is replaced.
@@ -204,6 +336,61 @@ fn known(dfa: &DFA, cache: &mut Cache, from: LazyStateID, next: LazyStateID, byt
         dfa.next_state(cache, from, byte).map_err(drop)
     } else {
         Ok(next)
+    }
+}
+
+/// Where one step of a walk led.
+enum Next {
+    To(LazyStateID),
+    Match,
+    Dead,
+    /// The cache was cleared (only asked of a cache two walks share).
+    Cleared,
+}
+
+/// One step from untagged state `s` on `byte`. `clears`: the cache's clear count when the
+/// walk began, for a cache two walks share.
+#[inline(always)]
+fn advance(dfa: &DFA, cache: &mut Cache, s: LazyStateID, byte: u8, clears: Option<usize>) -> Result<Next, ()> {
+    let next = dfa.next_state_untagged(cache, s, byte);
+    if next.is_tagged() {
+        advance_tagged(dfa, cache, s, next, byte, clears)
+    } else {
+        Ok(Next::To(next))
+    }
+}
+
+/// `advance` where the cached transition is tagged: at most once a walk in steady state (a
+/// match ends it), so kept out of the loop.
+#[cold]
+#[inline(never)]
+fn advance_tagged(
+    dfa: &DFA,
+    cache: &mut Cache,
+    s: LazyStateID,
+    next: LazyStateID,
+    byte: u8,
+    clears: Option<usize>,
+) -> Result<Next, ()> {
+    let s = known(dfa, cache, s, next, byte)?;
+    if clears.is_some_and(|c| c != cache.clear_count()) {
+        return Ok(Next::Cleared);
+    }
+    Ok(match stop(s)? {
+        Some(Stop::Match) => Next::Match,
+        Some(Stop::Dead) => Next::Dead,
+        None => Next::To(s),
+    })
+}
+
+/// A step of a walk on a cache two walks share: its new state, or `walk_split`'s answer
+/// (`None`: walk again, whole).
+#[inline(always)]
+fn shared(next: Next) -> ControlFlow<Option<bool>, LazyStateID> {
+    match next {
+        Next::To(s) => ControlFlow::Continue(s),
+        Next::Match => ControlFlow::Break(Some(true)),
+        Next::Dead | Next::Cleared => ControlFlow::Break(None),
     }
 }
 
@@ -286,6 +473,55 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_walk_from_the_start_meets_the_other_after_the_same_byte_only() {
+        // The proptest below found this text against a comparison one byte off: the walk
+        // from the start, after a byte of the second half, has the state the walk from the
+        // middle had one byte later, with a match still ahead of it.
+        let sources = [r"(?:\A|[^b])aa", "^ba", "[^ ]ab"];
+        let mut a = any(&sources);
+        let Any::Together(both) = &mut a else { panic!("apart") };
+        let text = b"aba aba ba aba\naa abba abba ab";
+        for end in 0..=text.len() {
+            let t = &text[..end];
+            for split_from in [0, SPLIT_FROM, usize::MAX] {
+                both.split_from = split_from;
+                assert_eq!(
+                    both.is_match(t),
+                    reference(&sources, t),
+                    "{:?}, split from {split_from}",
+                    String::from_utf8_lossy(t)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_cache_cleared_between_the_two_halves_walks_again() {
+        // A state for every mix of the last 9 bits: random bits build new states all along,
+        // and a cache of 64 KiB fills and is cleared again and again, at any point of either
+        // half's walk; the held state IDs then mean nothing, and the text is walked again.
+        let sources = ["^ba", "[^ ][01]*1[01]{8}y"];
+        let parsed = parse(&sources).unwrap();
+        let (start, rest): (Vec<Hir>, Vec<Hir>) =
+            parsed.into_iter().partition(|h| h.properties().look_set_prefix().contains(Look::Start));
+        let both = Together::with_cache(&start, &rest, 64 << 10).unwrap().expect("a lazy DFA in 64 KiB");
+        let mut seed = 7u32;
+        let mut bit = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            b'0' + (seed >> 16) as u8 % 2
+        };
+        for n in 0..400 {
+            let mut t: Vec<u8> = (0..40 + n % 200).map(|_| bit()).collect();
+            if n % 3 == 0 {
+                let at = t.len() / 2 + n % 7 - 3;
+                t[at] = b'y';
+            }
+            assert_eq!(both.is_match(&t), reference(&sources, &t), "{:?}", String::from_utf8_lossy(&t));
+        }
+        assert!(both.caches.get().rest.clear_count() > 10, "the cache was cleared");
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
 
@@ -293,7 +529,7 @@ mod tests {
         fn together_agrees_with_each_member_alone(
             members in proptest::collection::vec((0..8usize, "[ab]{1,3}"), 1..8),
             texts in proptest::collection::vec(proptest::collection::vec(
-                proptest::sample::select(b"ab \n\xC3\xA9\xFF".to_vec()), 0..12), 1..10),
+                proptest::sample::select(b"ab \n\xC3\xA9\xFF".to_vec()), 0..40), 1..10),
         ) {
             let shapes = ["^{}", "^{}$", "^[^ ]{2,}", "[^a]{}", r"(?-u:\b){}(?-u:\b)", "{}$", r"(?:\A|[^b]){}", "^(?:{})+ "];
             let mut sources: Vec<String> = members.iter().map(|(s, body)| shapes[*s].replace("{}", body)).collect();
@@ -301,11 +537,16 @@ mod tests {
             sources.push("^ba".into());
             sources.push("[^ ]ab".into());
             let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
-            let a = any(&sources);
-            let Any::Together(both) = &a else { return Err(proptest::test_runner::TestCaseError::fail("apart")) };
+            let mut a = any(&sources);
+            let Any::Together(both) = &mut a else { return Err(proptest::test_runner::TestCaseError::fail("apart")) };
             for t in &texts {
                 let expected = reference(&sources, t);
-                proptest::prop_assert_eq!(a.is_match(t), expected, "{:?} on {:?}", sources, t);
+                // Whole, and in halves from every length on (the walk from the middle starts
+                // at every offset, and the walks meet, or not, anywhere).
+                for split_from in [usize::MAX, SPLIT_FROM, 0, 1, 2, 3] {
+                    both.split_from = split_from;
+                    proptest::prop_assert_eq!(both.is_match(t), expected, "{:?} on {:?}, split from {}", sources, t, split_from);
+                }
                 // The way taken should a lazy DFA ever fail.
                 let slow = both.start.slow_match(Input::new(t).anchored(Anchored::Yes)) || both.rest.slow_match(Input::new(t));
                 proptest::prop_assert_eq!(slow, expected);
