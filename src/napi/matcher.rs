@@ -46,8 +46,8 @@ thread_local! {
 /// Room the first read of a string is given: one N-API call reads any string whose UTF-8
 /// fits, and the room is reserved once per thread (V8 writes only the string's bytes). It
 /// was 4 KiB, and a longer string was measured (V8's `Utf8Length`, a character at a time)
-/// and read again: a 10,000-letter string took 2.9 µs to read and match where a Buffer of
-/// it took 0.22; with 64 KiB, 1.1 µs (README, "The cost of a call").
+/// and read again: a 10,000-letter string took 1.9–3.5 µs to read and match where a Buffer
+/// of it took 0.17–0.31; with 64 KiB, 0.7–0.8 µs (README, "The cost of a call").
 const FIRST_READ: usize = 64 * 1024;
 
 /// Most room a longer string is given for its second read: three bytes for each UTF-16
