@@ -64,7 +64,7 @@ export interface FoundMatch {
  * matched by plain comparisons, a four-byte filter and Aho–Corasick; the rest by one multi-regex.
  * Throws `SyntaxError` `ERR_INVALID_PATTERN` naming the first invalid pattern's index
  * (backreferences and look-around are refused: they cannot run in linear time).
- * A matcher of a few literals (up to 8, at most 4 of them substrings, 2 of those case-sensitive) answers `test`, `first`
+ * A matcher of a few literals (up to 8, at most 4 of them substrings, 3 of those case-sensitive) answers `test`, `first`
  * and `matches` on a string in JavaScript (comparisons cost less than the call into native);
  * the answers are the same.
  */

@@ -27,7 +27,7 @@ try {
   throw error
 }
 
-// A matcher of a few literal patterns (at most 8, at most 4 of them substrings and 2 of
+// A matcher of a few literal patterns (at most 8, at most 4 of them substrings and 3 of
 // those case-sensitive: past that one native call wins, see the README) answers `test`,
 // `first` and `matches` on a well-formed string here in JavaScript: the call into native
 // alone (about 0.15 µs) costs several times what the comparisons do.
@@ -68,39 +68,97 @@ function literalTest(literal) {
   }
 }
 
+// V8 compiles a RegExp to machine code on its second run, or on its first with a subject of
+// 1000 units or more, and chooses its Boyer–Moore skip from the character frequencies of 128
+// units of that subject: a union of literals compiled on one random text may skip on every
+// window or on none (two 6–10-letter literals on 100 random letters: 33–40 ns or 70–130, by
+// the first text's luck; three: 46–66 or 115–440). A union here is compiled at once, on
+// printable ASCII in equal parts (one-byte code, and two-byte code after one U+0100), so that
+// its choice weighs every letter alike; its source is our own (`(?:…)`): V8 shares compiled
+// code between RegExps of one source, and a caller's RegExp of the same literals keeps its own.
+const PRINTABLE = Array.from({ length: 1024 }, (_, i) => String.fromCharCode(0x20 + (i % 95))).join('')
+const NEUTRAL_SUBJECTS = [PRINTABLE, `\u0100${PRINTABLE}`]
+function compiledRegExp(source, flags) {
+  const re = new RegExp(`(?:${source})`, flags)
+  for (const subject of NEUTRAL_SUBJECTS) {
+    for (let run = 0; run < 2; run++) {
+      re.lastIndex = 0
+      re.test(subject)
+    }
+  }
+  return re
+}
+
+// Longest string the union answers: past it, one native call (Teddy, which skips to a
+// literal's first byte by `memchr`) is faster than V8's union, which steps. Random literals
+// on random letters, ns a `test`, the union against native: three, 130 against 158 at 300
+// letters, 156 against 164 at 500, 832 against 240 at 1,000 (literals that start with '@':
+// 115 against 143, 168 against 131, 678 against 133); two, 77 against 138 at 300, 116
+// against 158 at 500, 222 against 226 at 1,000, 2,125 against 509 at 3,000.
+const MAX_JS_UNION_TEXT = 384
+
+// Any unit of a surrogate pair, or a lone one.
+const SURROGATE = '[\\uD800-\\uDFFF]'
+const isSurrogate = (unit) => (unit & 0xF800) === 0xD800
+
 // `{ test, first, matches }` for a matcher whose patterns are `literals` (from native, in
-// pattern order), or null where native answers.
+// pattern order), or null where native answers. Each takes any string and answers
+// `undefined` for one with a lone surrogate, which native refuses.
 function literalsAnswer(literals) {
   // The native side lists literals only when JavaScript may answer for them: at most 8, of
-  // which at most 4 substrings and 2 of those case-sensitive (`MAX_JS_LITERALS`,
+  // which at most 4 substrings and 3 of those case-sensitive (`MAX_JS_LITERALS`,
   // `MAX_JS_CONTAINS`, `MAX_JS_CASE_SENSITIVE_CONTAINS` in src/matcher/mod.rs).
   if (!Array.isArray(literals)) return null
   const tests = literals.map(literalTest)
   if (tests.includes(null)) return null
+  // One literal is one comparison after `isWellFormed`: `includes` finds a literal's first
+  // character by `memchr`, where a RegExp steps (one literal that starts with '@', on 100
+  // random letters: 38 ns against 56 for the union below; on 3,000: 57 against 956).
   if (tests.length === 1) {
     const [one] = tests
-    return { test: one, first: (s) => (one(s) ? 0 : -1), matches: (s) => (one(s) ? Uint32Array.of(0) : new Uint32Array(0)) }
+    return answerWith((s) => (s.isWellFormed() ? one(s) : undefined), tests)
   }
   // One union RegExp per case mode answers `test` in one pass (V8 compiles an alternation of
-  // literals to machine code). Two case-sensitive substrings: the union wins over a loop of
-  // `includes` in the median (54–66 ns against 62–80 in four runs); three or more are
-  // answered natively (Teddy).
-  const unions = [false, true]
+  // literals to machine code). The first also finds any surrogate, so a string without one
+  // (every one-byte string: V8 compiles a RegExp for those apart, and drops the class there)
+  // needs no `isWellFormed`, whose call costs 7 ns of a 40-ns answer.
+  const groups = [false, true]
     .map((ci) => literals.filter((l) => l.caseInsensitive === ci))
     .filter((group) => group.length > 0)
-    .map((group) => new RegExp(group.map(literalSource).join('|'), group[0].caseInsensitive ? 'i' : ''))
-  const [a, b] = unions
-  return answerWith(b === undefined ? (s) => a.test(s) : (s) => a.test(s) || b.test(s), tests)
+  let guard, other
+  try {
+    ;[guard, other] = groups.map((group, i) => compiledRegExp(
+      group.map(literalSource).join('|') + (i === 0 ? `|${SURROGATE}` : ''),
+      (group[0].caseInsensitive ? 'i' : '') + (i === 0 ? 'g' : '')))
+  } catch {
+    return null // too large for V8 ("Regular expression too large"): native answers
+  }
+  const any = (s) => {
+    if (s.length > MAX_JS_UNION_TEXT) return undefined
+    guard.lastIndex = 0 // `g`: the search starts at 0, and leaves where its match ends
+    if (!guard.test(s)) return other !== undefined && other.test(s)
+    if (!s.isWellFormed()) return undefined
+    // A match that ends in a surrogate is the class, or a literal that ends in a pair: ask
+    // each literal (such strings are rare).
+    return !isSurrogate(s.charCodeAt(guard.lastIndex - 1)) || tests.some((t) => t(s))
+  }
+  return answerWith(any, tests)
 }
 
 // `test` is `any`; `first` and `matches` try the literals one by one only after `any` has
-// found something, which most texts do not have.
+// found something, which most texts do not have (a sole literal is found by then).
 function answerWith(any, tests) {
+  const sole = tests.length === 1
   return {
     test: any,
-    first: (s) => (any(s) ? tests.findIndex((t) => t(s)) : -1),
+    first: (s) => {
+      const found = any(s)
+      return !found ? (found === undefined ? undefined : -1) : sole ? 0 : tests.findIndex((t) => t(s))
+    },
     matches: (s) => {
-      if (!any(s)) return new Uint32Array(0)
+      const found = any(s)
+      if (!found) return found === undefined ? undefined : new Uint32Array(0)
+      if (sole) return Uint32Array.of(0)
       const out = []
       for (let i = 0; i < tests.length; i++) if (tests[i](s)) out.push(i)
       return Uint32Array.from(out)
@@ -111,7 +169,7 @@ function answerWith(any, tests) {
 // The JavaScript answers for `matcher` on `text`, or undefined where native must answer.
 function literalFor(matcher, text) {
   const literal = matcher?.[kLiteral]
-  return literal && typeof text === 'string' && text.isWellFormed() ? literal : undefined
+  return literal && typeof text === 'string' ? literal : undefined
 }
 
 // A RegExp pattern brings its own source and flags, as the `/source/flags` string the native
@@ -239,7 +297,16 @@ function ownMethods(matcher, answer, natives) {
     const js = answer?.[name]
     const native = natives[name]
     const method = js
-      ? { [name](s) { return this !== matcher ? proto[name].call(this, s) : typeof s === 'string' && s.isWellFormed() ? js(s) : native(s) } }
+      ? {
+          [name](s) {
+            if (this !== matcher) return proto[name].call(this, s)
+            if (typeof s === 'string') {
+              const found = js(s)
+              if (found !== undefined) return found
+            }
+            return native(s)
+          }
+        }
       : { [name](s) { return this !== matcher ? proto[name].call(this, s) : native(s) } }
     return { value: method[name], writable: true, configurable: true }
   }
@@ -275,20 +342,20 @@ class Matcher extends binding.Matcher {
   }
 
   test(text) {
-    const literal = literalFor(this, text)
-    if (literal) return literal.test(text)
+    const found = literalFor(this, text)?.test(text)
+    if (found !== undefined) return found
     return #test in this ? this.#test(text) : super.test(text)
   }
 
   first(text) {
-    const literal = literalFor(this, text)
-    if (literal) return literal.first(text)
+    const found = literalFor(this, text)?.first(text)
+    if (found !== undefined) return found
     return #first in this ? this.#first(text) : super.first(text)
   }
 
   matches(text) {
-    const literal = literalFor(this, text)
-    if (literal) return literal.matches(text)
+    const found = literalFor(this, text)?.matches(text)
+    if (found !== undefined) return found
     return matchesArray(#matches in this ? this.#matches(text) : super.matches(text))
   }
 

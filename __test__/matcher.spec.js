@@ -101,6 +101,7 @@ const REFERENCE = {
 }
 
 const pick = (rand, list) => list[Math.floor(rand() * list.length)]
+const LONE_SURROGATE = { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' }
 
 function randomWord (rand, alphabet = 'abAB/._-x1') {
   let w = ''
@@ -250,34 +251,46 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       assert.equal(few.test(Buffer.from('crawler/1')), true)
       assert.equal(spy.mock.callCount(), before)
     } finally { spy.mock.restore() }
-    // Two case-sensitive `contains` literals, or four case-insensitive ones: a union RegExp.
-    // Three case-sensitive substrings or more, or five of any case mode (among other shapes
-    // or not), answer natively: no RegExp runs and no `includes`.
+    // Three case-sensitive `contains` literals, or four case-insensitive ones: a union RegExp
+    // (made, and run on a sample, at construction). Four case-sensitive substrings or more, or
+    // five of any case mode (among other shapes or not), answer natively: no RegExp runs and
+    // no `includes`.
+    const three = new Matcher(['bot', 'crawl', 'spider'], { kind: 'contains' })
+    const four = new Matcher(['a1', 'a2', 'A3', 'a4'], { kind: 'contains', caseInsensitive: true })
+    const natives = [
+      [new Matcher(['bot', 'crawl', 'spider', 'x'], { kind: 'contains' }), 'a web spider', 'a spider crawl'],
+      [new Matcher(['x', 'crawl', 'spider', 'y', { pattern: 'SLURP', caseInsensitive: true }], { kind: 'contains' }), 'slurp', 'Slurp crawl'],
+        [new Matcher(['a1', 'a2', 'a3', 'a4', 'A5'], { kind: 'contains', caseInsensitive: true }), 'xa5', 'xa5 A2'],
+      [new Matcher(['a1', 'a2', 'a3', 'a4', 'a5', { pattern: 'b', kind: 'prefix' }], { kind: 'contains' }), 'xa5', 'xa5 a2']
+    ]
     const regexps = t.mock.method(RegExp.prototype, 'test')
     try {
-      const two = new Matcher(['bot', 'crawl'], { kind: 'contains' })
-      assert.equal(jsCalls('includes', () => assert.equal(two.test('a crawler'), true)), 0)
-      assert.equal(regexps.mock.callCount(), 1)
-      const four = new Matcher(['a1', 'a2', 'A3', 'a4'], { kind: 'contains', caseInsensitive: true })
+      assert.equal(__matcherLiteral.call(three).length, 3)
+      assert.equal(jsCalls('includes', () => assert.equal(three.test('a crawler'), true)), 0)
+      assert.equal(jsCalls('includes', () => assert.equal(three.test('a browser'), false)), 0)
+      assert.equal(regexps.mock.callCount(), 2)
       assert.equal(__matcherLiteral.call(four).length, 4)
       assert.equal(four.test('xa3'), true)
-      assert.equal(regexps.mock.callCount(), 2)
-      for (const [native, text, first] of [
-        [new Matcher(['bot', 'crawl', 'spider'], { kind: 'contains' }), 'a web spider', 'a spider crawl'],
-        [new Matcher(['x', 'crawl', 'spider', { pattern: 'SLURP', caseInsensitive: true }], { kind: 'contains' }), 'slurp', 'Slurp crawl'],
-        [new Matcher(['a1', 'a2', 'a3', 'a4', 'A5'], { kind: 'contains', caseInsensitive: true }), 'xa5', 'xa5 A2'],
-        [new Matcher(['a1', 'a2', 'a3', 'a4', 'a5', { pattern: 'b', kind: 'prefix' }], { kind: 'contains' }), 'xa5', 'xa5 a2']
-      ]) {
+      assert.equal(regexps.mock.callCount(), 3)
+      // Past 384 units a string goes to native (Teddy's `memchr` skip beats the union there).
+      for (const [text, found] of [[`${'x'.repeat(381)}bot`, true], [`${'x'.repeat(382)}bot`, true], [`${'x'.repeat(381)}bo`, false]]) {
+        const before = regexps.mock.callCount()
+        assert.equal(jsCalls('includes', () => assert.equal(three.test(text), found)), 0)
+        assert.equal(three.first(text), found ? 0 : -1)
+        assert.equal(regexps.mock.callCount() - before, text.length <= 384 ? 2 : 0, `${text.length} units`)
+      }
+      const calls = regexps.mock.callCount()
+      for (const [native, text, first] of natives) {
         assert.equal(__matcherLiteral.call(native), null, 'native keeps these substrings for itself')
         assert.equal(jsCalls('includes', () => assert.equal(native.test(text), true)), 0)
         assert.equal(jsCalls('includes', () => assert.equal(native.test('none'), false)), 0)
         assert.equal(jsCalls('includes', () => assert.equal(native.first(first), 1)), 0)
       }
-      assert.equal(regexps.mock.callCount(), 2)
+      assert.equal(regexps.mock.callCount(), calls)
     } finally { regexps.mock.restore() }
   })
 
-  test('2 to 24 case-sensitive substrings (native, Teddy up to 20 of up to 16 bytes): test agrees with String.prototype.includes on strings and Buffers, short and long', () => {
+  test('2 to 24 case-sensitive substrings (up to 3 in JS, then native: Teddy up to 20 of up to 16 bytes): test agrees with String.prototype.includes on strings and Buffers, short and long', () => {
     const rand = rng(37)
     const word = (n) => Array.from({ length: n }, () => pick(rand, ['a', 'b', 'c', 'x'])).join('')
     for (let round = 0; round < 150; round++) {
@@ -307,8 +320,8 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     const SHAPE = ['exact', 'prefix', 'suffix', 'contains']
     const WORDS = ['bot', 'Bot', 'a.b', 'x', '', 'é', '😀', 'sk', 'K', 'a|b', '(x)', '^$', 'a\\b', '\n']
     for (let round = 0; round < 200; round++) {
-      // One round in four: 2 to 6 case-sensitive `contains` literals (two answer with a union
-      // RegExp, three or more natively).
+      // One round in four: 2 to 6 case-sensitive `contains` literals (up to three answer with
+      // a union RegExp, four or more natively).
       const plain = round % 4 === 0
       const n = plain ? 2 + Math.floor(rand() * 5) : 2 + Math.floor(rand() * 15)
       const patterns = Array.from({ length: n }, () => ({
@@ -318,20 +331,71 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       }))
       const m = new Matcher(patterns)
       const viaJs = __matcherLiteral.call(m) !== null
-      // Past 8 patterns, 4 substrings or 2 case-sensitive ones, or with a case-insensitive
+      // Past 8 patterns, 4 substrings or 3 case-sensitive ones, or with a case-insensitive
       // non-ASCII literal (a regex), a set stays native.
       const substrings = patterns.filter((p) => p.kind === 'contains')
       const sensitive = substrings.filter((p) => !p.caseInsensitive).length
       const nonAsciiFolded = patterns.some((p) => p.caseInsensitive && [...p.pattern].some((c) => c.charCodeAt(0) > 127))
-      assert.equal(viaJs, n <= 8 && substrings.length <= 4 && sensitive <= 2 && !nonAsciiFolded, JSON.stringify(patterns))
+      assert.equal(viaJs, n <= 8 && substrings.length <= 4 && sensitive <= 3 && !nonAsciiFolded, JSON.stringify(patterns))
       for (let i = 0; i < 30; i++) {
-        const t = Array.from({ length: Math.floor(rand() * 4) }, () => pick(rand, [...WORDS, 'BOT', 'A.B', '\u212A', '\u017F', ' ', 'k'])).join('')
-        const bytes = Buffer.from(t)
+        // Lone halves of a pair too: next to each other, or to '😀', they may pair up.
+        const t = Array.from({ length: Math.floor(rand() * 4) }, () => pick(rand, [...WORDS, 'BOT', 'A.B', '\u212A', '\u017F', ' ', 'k', '\uD83D', '\uDE00'])).join('')
         const label = `${JSON.stringify(patterns)} on ${JSON.stringify(t)}`
+        if (!t.isWellFormed()) {
+          for (const method of ['test', 'first', 'matches']) assert.throws(() => m[method](t), LONE_SURROGATE, label)
+          continue
+        }
+        const bytes = Buffer.from(t)
         assert.equal(m.test(t), native.test.call(m, bytes), label)
         assert.equal(m.first(t), native.first.call(m, bytes), label)
         assert.deepEqual([...m.matches(t)], [...m.matches(bytes)], label)
       }
+    }
+  })
+
+  test('a few literals in JS: a surrogate anywhere, paired or lone, one-byte and two-byte strings, short and longer', () => {
+    // The union RegExp also finds any surrogate, so that a string without one needs no
+    // `isWellFormed`: these are the strings where it finds one, or a literal that ends in one.
+    const sets = [
+      [['bot', 'crawl'], { kind: 'contains' }],
+      [['bot', 'crawl', 'spider'], { kind: 'contains' }],
+      [['😀', 'bot'], { kind: 'contains' }],
+      [['a😀', 'b\uD83D\uDE01c', 'é'], { kind: 'contains' }],
+      [['bot', { pattern: 'CRAWL', caseInsensitive: true }, { pattern: '😀', kind: 'suffix' }], { kind: 'contains' }],
+      [[{ pattern: 'Bot', caseInsensitive: true }, { pattern: '😀', kind: 'prefix' }, { pattern: 'x😀', kind: 'exact' }], {}]
+    ]
+    const PIECES = ['bot', 'BOT', 'crawl', 'spider', 'a', 'b', 'c', 'é', 'Ā', '😀', '😁', '\uD83D', '\uDE00', '\uDE01', 'x', ' ']
+    const rand = rng(4242)
+    for (const [patterns, options] of sets) {
+      const m = new Matcher(patterns, options)
+      assert.notEqual(__matcherLiteral.call(m), null, `${JSON.stringify(patterns)} is answered in JS`)
+      const texts = []
+      for (let i = 0; i < 400; i++) texts.push(Array.from({ length: 1 + Math.floor(rand() * 5) }, () => pick(rand, PIECES)).join(''))
+      // Longer, one-byte and two-byte, on both sides of the 384 units past which native
+      // answers, and surrogates far from where a match ends.
+      const longer = (n) => 'q'.repeat(n) + pick(rand, texts) + (rand() < 0.5 ? 'Ā'.repeat(n) : 'q'.repeat(n)) + pick(rand, PIECES)
+      for (let i = 0; i < 40; i++) texts.push(longer(100 + Math.floor(rand() * 80)), longer(200 + Math.floor(rand() * 2000)))
+      let lone = 0
+      let paired = 0
+      for (const t of texts) {
+        const label = `${JSON.stringify(patterns)} on ${JSON.stringify(t.length > 60 ? `${t.slice(0, 20)}…${t.slice(-20)}` : t)}`
+        if (!t.isWellFormed()) {
+          lone++
+          for (const method of ['test', 'first', 'matches']) {
+            assert.throws(() => m[method](t), LONE_SURROGATE, label)
+            assert.throws(() => Matcher.prototype[method].call(m, t), LONE_SURROGATE, label)
+          }
+          continue
+        }
+        if (/[\uD800-\uDFFF]/.test(t)) paired++
+        const expected = native.matches.call(m, Buffer.from(t))
+        const found = Array.isArray(expected) || ArrayBuffer.isView(expected) ? [...expected] : expected < 0 ? [] : [expected]
+        assert.equal(m.test(t), found.length > 0, label)
+        assert.equal(m.first(t), found.length > 0 ? found[0] : -1, label)
+        assert.deepEqual([...m.matches(t)], found, label)
+        assert.equal(Matcher.prototype.test.call(m, t), found.length > 0, label)
+      }
+      assert.ok(lone > 50 && paired > 50, `${lone} texts with a lone surrogate, ${paired} with pairs only`)
     }
   })
 

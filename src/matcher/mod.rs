@@ -82,13 +82,12 @@ pub const MAX_JS_LITERAL_BYTES: usize = 4096;
 /// (five random literals on 100-letter texts: 182–355 ns native against 224–432 for the
 /// union; four: 203–322 against 183–345, a tie; three: the union ahead).
 pub const MAX_JS_CONTAINS: usize = 4;
-/// Most case-sensitive substrings among them: from three on, Teddy answers them here
+/// Most case-sensitive substrings among them: from four on, Teddy answers them here
 /// (`literal::TEDDY_MAX`). Five random sets of N 6–10-letter literals, 100-letter texts, ns
-/// a `test` (median over the sets, `Matcher.test` against a union `RegExp` and a loop of
-/// `includes`, one process): N = 3, 161 against 115 and 204 (with the well-formedness check
-/// the loop was 216); N = 4, 163 against 300 and 272; N = 2, 181 natively against 148 and
-/// 150: two stay in JavaScript.
-pub const MAX_JS_CASE_SENSITIVE_CONTAINS: usize = 2;
+/// a `test` (median over the sets, one process): N = 3, 52–55 for `index.js`'s union (compiled
+/// on a neutral subject) against 104 natively; N = 4, 110–125 against 106–120, a tie, and
+/// V8's union of four took 104–388 by the set.
+pub const MAX_JS_CASE_SENSITIVE_CONTAINS: usize = 3;
 
 /// `test`'s other way, for a text without astral characters (its own units view): every
 /// regex pattern, and the literals when there are at most `QUICK_LITERALS`, in one `Any`:
