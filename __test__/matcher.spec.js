@@ -369,6 +369,9 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     for (const [patterns, options] of sets) {
       const m = new Matcher(patterns, options)
       assert.notEqual(__matcherLiteral.call(m), null, `${JSON.stringify(patterns)} is answered in JS`)
+      // A reference we did not write: a JS RegExp of each pattern alone.
+      const references = patterns.map((p) => typeof p === 'string' ? { pattern: p } : p)
+        .map((p) => REFERENCE[p.kind ?? options.kind ?? 'regex'](p.pattern, p.caseInsensitive ?? false))
       const texts = []
       for (let i = 0; i < 400; i++) texts.push(Array.from({ length: 1 + Math.floor(rand() * 5) }, () => pick(rand, PIECES)).join(''))
       // Longer, one-byte and two-byte, on both sides of the 384 units past which native
@@ -390,6 +393,7 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
         if (/[\uD800-\uDFFF]/.test(t)) paired++
         const expected = native.matches.call(m, Buffer.from(t))
         const found = Array.isArray(expected) || ArrayBuffer.isView(expected) ? [...expected] : expected < 0 ? [] : [expected]
+        assert.deepEqual(found, references.flatMap((re, i) => (re.test(t) ? [i] : [])), `native on bytes, ${label}`)
         assert.equal(m.test(t), found.length > 0, label)
         assert.equal(m.first(t), found.length > 0 ? found[0] : -1, label)
         assert.deepEqual([...m.matches(t)], found, label)
