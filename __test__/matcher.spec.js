@@ -434,6 +434,39 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     assert.throws(() => new Matcher(['x']).matches(42), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' })
   })
 
+  test('one literal of each shape, and a few: the own test throws, refuses and answers for others as native does', () => {
+    // A matcher of one literal has a `test` of its own for each shape of literal, with the
+    // comparison written in it; a few literals have one around their union.
+    const made = [
+      [new Matcher(['bot'], { kind: 'contains' }), 'a bot'],
+      [new Matcher(['^curl/']), 'curl/8'],
+      [new Matcher(['*.php'], { kind: 'wildcard' }), '/a.php'],
+      [new Matcher(['x'], { kind: 'exact' }), 'x'],
+      [new Matcher(['BOT'], { kind: 'contains', caseInsensitive: true }), 'a Bot'],
+      [new Matcher(['bot', '^curl/']), 'curl/x'],
+      [new Matcher(['bot', 'crawl', 'spider'], { kind: 'contains' }), 'a crawler']
+    ]
+    for (const [m, hit] of made) {
+      const label = __matcherLiteral.call(m).map((l) => `${l.place} ${l.text}`).join(', ')
+      assert.ok(Object.hasOwn(m, 'test'), label)
+      assert.deepEqual([m.test(hit), m.test(`${hit}\u{1F600}`), m.test('none'), m.test(Buffer.from(hit))],
+        [true, native.test.call(m, Buffer.from(`${hit}\u{1F600}`)), false, true], label)
+      for (const lone of ['\uD800', '\uDFFF']) {
+        for (const text of [hit + lone, lone + hit, lone, `${'a'.repeat(400)}${hit}${lone}`]) {
+          assert.throws(() => m.test(text), { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' }, `${label} on ${JSON.stringify(text.slice(-8))}`)
+        }
+      }
+      for (const wrong of [42, null, undefined, {}, ['bot'], new Uint16Array(2)]) {
+        assert.throws(() => m.test(wrong), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }, label)
+      }
+      for (const [other, otherHit] of made) {
+        assert.deepEqual([m.test.call(other, otherHit), m.test.call(other, 'none')], [true, false], label)
+      }
+      assert.throws(() => m.test.call({}, hit), TypeError)
+      assert.throws(() => m.test.call(undefined, hit), TypeError)
+    }
+  })
+
   test('a matcher\'s own methods answer for whichever matcher they are called on, and a subclass\'s win', () => {
     for (const [a, b] of [
       [new Matcher(['x'], { kind: 'exact' }), new Matcher(['y'], { kind: 'exact' })], // answered in JS
