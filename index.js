@@ -330,8 +330,10 @@ function isMatch(pattern, text, options) {
 // methods of its own, non-enumerable like the prototype's: a call is then one property load
 // and one function, where the prototype's method looks up the literal answer and checks for
 // the bound native function first (8–15 ns of a 35–50 ns call to a few literals answered in
-// JavaScript). Called on anything else, they are the prototype's: a detached `test` throws
-// as before, and `a.test.call(b, text)` answers for `b`.
+// JavaScript). A matcher answered in JavaScript gets the `test` its answer made
+// (`testMethod`: one per shape of a sole literal, one for unions). Called on anything else,
+// they are the prototype's: a detached `test` throws as before, and `a.test.call(b, text)`
+// answers for `b`.
 function ownMethods(matcher, answer, natives) {
   const proto = Matcher.prototype
   const nativeMethod = (name) => {
