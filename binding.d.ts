@@ -250,8 +250,8 @@ export interface Point {
 /** One code read from an image. */
 export interface QrCode {
   /**
-   * The payload as text: each segment under the charset its ECI names (UTF-8 before any
-   * ECI; Shift JIS for Kanji, GB 2312 for Hanzi); `null` when the bytes are not text.
+   * The payload as text, what a phone shows: each segment under its `charset`; `null` only
+   * when an ECI names a charset the bytes are not valid in, one we do not know, or binary.
    */
   text: string | null
   /** The payload's bytes. */
@@ -311,14 +311,24 @@ export interface QrPosition {
 }
 
 /**
- * One data segment of a code: its mode, the ECI in force (`null` before any), and the
- * range `bytes.subarray(start, end)` of the payload it holds.
+ * One data segment of a code: its mode, the ECI in force (`null` before any), the range
+ * `bytes.subarray(start, end)` of the payload it holds, and the charset it was read with.
  */
 export interface QrSegment {
   mode: 'numeric' | 'alphanumeric' | 'byte' | 'kanji' | 'hanzi'
   eci: number | null
   start: number
   end: number
+  /**
+   * The charset the segment was read with: `'UTF-8'`, `'Shift_JIS'`, `'ISO-8859-1'`, …;
+   * `'binary'` under ECI 899, `'ECI n'` for an ECI that names no charset we know.
+   */
+  charset: string
+  /**
+   * How it was decided: the ECI in force, the mode (Kanji, Hanzi), or inferred from the
+   * bytes where no ECI is in force (UTF-8, else Shift JIS, else ISO-8859-1, as ZXing does).
+   */
+  charsetFrom: 'eci' | 'mode' | 'inferred'
 }
 
 /** The queue's counters, cheap enough to read on every request. */

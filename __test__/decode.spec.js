@@ -15,6 +15,14 @@ before(() => { zxing = new QrDecoder() })
 const LEVELS = ['L', 'M', 'Q', 'H']
 const bytesOf = (input) => (typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input))
 
+/** What a phone shows for bytes without an ECI, by Node's own decoders: UTF-8, else Shift JIS, else Latin-1. */
+function inferred (bytes) {
+  for (const label of ['utf-8', 'shift_jis']) {
+    try { return [new TextDecoder(label, { fatal: true }).decode(bytes), label === 'utf-8' ? 'UTF-8' : 'Shift_JIS'] } catch {}
+  }
+  return [Buffer.from(bytes).toString('latin1'), 'ISO-8859-1']
+}
+
 /** Reads `png` with decodeSync and checks the one code against `input` and `encode`'s matrix. */
 function assertReads (png, input, options, note) {
   const found = qr.decodeSync(png)
@@ -22,7 +30,9 @@ function assertReads (png, input, options, note) {
   const [code] = found
   const m = qr.encode(input, options)
   assert.deepEqual(Buffer.from(code.bytes), bytesOf(input), `bytes ${note}`)
-  assert.equal(code.text, typeof input === 'string' ? input : null, `text ${note}`)
+  const [text, charset] = inferred(bytesOf(input))
+  assert.equal(code.text, text, `text ${note}`)
+  assert.ok(code.segments.every((s) => s.charset === charset && s.charsetFrom === 'inferred'), `charset ${note}`)
   assert.deepEqual([code.version, code.errorCorrectionLevel, code.mask], [m.version, m.errorCorrectionLevel, m.maskPattern], `version, level, mask ${note}`)
   // The segments tile the payload, in order.
   assert.ok(code.segments.length > 0, `segments ${note}`)

@@ -50,11 +50,11 @@ pub struct Found {
     /// The payload: every segment's bytes in order (numeric and alphanumeric segments as their
     /// ASCII characters, Kanji as Shift JIS), without mode or ECI headers.
     pub bytes: Vec<u8>,
-    /// The payload as text: each segment under the charset its ECI names (UTF-8 before any
-    /// ECI; Shift JIS for Kanji, GB 2312 for Hanzi); `None` when the bytes are not text.
+    /// The payload as text: each segment under its charset (see `segments`); `None` only
+    /// when an ECI names a charset the bytes are not valid in, or none we know, or binary.
     pub text: Option<String>,
     /// The data segments, each with the range of `bytes` it holds; empty when the data
-    /// codewords could not be read again to find them (then `text` is UTF-8 or `None`).
+    /// codewords could not be read again to find them (then `text` is inferred from the bytes as a whole).
     pub segments: Vec<segments::Segment>,
     pub version: u8,
     pub level: EcLevel,
@@ -311,13 +311,25 @@ fn read_symbol(grid: &BitMatrix, points: &[RxPoint]) -> Option<Found> {
             (content.bytes, text, content.segments, mirrored)
         }
         None => {
-            // Without segments: its bytes, and UTF-8 or no text.
+            // Without segments: its bytes, and the text inferred from them as a whole.
             let result = decoder::Decode(grid).ok()?;
             if !result.isValid() {
                 return None;
             }
             let bytes = result.content().bytes().to_vec();
-            let text = String::from_utf8(bytes.clone()).ok();
+            let content = segments::Content {
+                segments: vec![segments::Segment {
+                    mode: segments::Mode::Byte,
+                    eci: None,
+                    range: 0..bytes.len(),
+                    charset: segments::infer(std::iter::once(&bytes[..])),
+                    charset_from: segments::CharsetFrom::Inferred,
+                }],
+                bytes,
+                gs1: false,
+            };
+            let text = content.text();
+            let bytes = content.bytes;
             (bytes, text, Vec::new(), result.isMirrored())
         }
     };

@@ -1,7 +1,11 @@
 //! A symbol's data codewords (error-corrected) to its segments, its payload bytes and its
-//! text: ISO/IEC 18004 §7.4 read back. The text is decoded segment by segment under the
-//! charset its ECI names (UTF-8 when none is named; Kanji and Hanzi modes carry their own),
-//! so nothing is guessed: a payload that is not valid text in its charset has no text.
+//! text: ISO/IEC 18004 §7.4 read back. Each segment is read under a charset and says how it
+//! was chosen: the ECI in force names it; Kanji and Hanzi modes carry their own; where no ECI
+//! is in force it is inferred as ZXing does, once for all those segments together: UTF-8 when
+//! their bytes are valid UTF-8, else Shift JIS when they are valid Shift JIS (how Japanese
+//! encoders write, without an ECI), else ISO-8859-1, the standard's default. Only an ECI can
+//! leave a payload without text: one that names a charset its bytes are not valid in, one we
+//! do not know, or 899 (binary).
 
 use encoding_rs::Encoding;
 use std::ops::Range;
@@ -28,13 +32,36 @@ impl Mode {
     }
 }
 
-/// One data segment: its mode, the ECI in force (`None` before any), and where its bytes
-/// lie in the payload.
+/// One data segment: its mode, the ECI in force (`None` before any), where its bytes lie in
+/// the payload, and the charset it is read under.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Segment {
     pub mode: Mode,
     pub eci: Option<u32>,
     pub range: Range<usize>,
+    pub charset: Charset,
+    pub charset_from: CharsetFrom,
+}
+
+/// How a segment's charset was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CharsetFrom {
+    /// The ECI in force names it.
+    Eci,
+    /// Kanji (Shift JIS) and Hanzi (GB 2312) modes carry their own.
+    Mode,
+    /// No ECI is in force: guessed from the bytes, UTF-8, then Shift JIS, then ISO-8859-1.
+    Inferred,
+}
+
+impl CharsetFrom {
+    pub fn name(self) -> &'static str {
+        match self {
+            CharsetFrom::Eci => "eci",
+            CharsetFrom::Mode => "mode",
+            CharsetFrom::Inferred => "inferred",
+        }
+    }
 }
 
 /// A symbol's content.
@@ -191,9 +218,56 @@ pub fn parse(data: &[u8], version: u8) -> Option<Content> {
             }
         }
         let end = content.bytes.len();
-        content.segments.push(Segment { mode, eci, range: start..end });
+        let (charset, charset_from) = match (mode, eci) {
+            (Mode::Kanji, _) => (Charset::ShiftJis, CharsetFrom::Mode),
+            (Mode::Hanzi, _) => (Charset::Gb2312, CharsetFrom::Mode),
+            // Digits and letters are ASCII, read under the ECI in force like bytes.
+            (_, Some(eci)) => (Charset::from_eci(eci), CharsetFrom::Eci),
+            // Settled below, once every segment without an ECI is known.
+            (_, None) => (Charset::Utf8, CharsetFrom::Inferred),
+        };
+        content.segments.push(Segment { mode, eci, range: start..end, charset, charset_from });
+    }
+    let unnamed = content.segments.iter().filter(|s| s.charset_from == CharsetFrom::Inferred);
+    let guess = infer(unnamed.map(|s| &content.bytes[s.range.clone()]));
+    for s in content.segments.iter_mut().filter(|s| s.charset_from == CharsetFrom::Inferred) {
+        s.charset = guess;
     }
     Some(content)
+}
+
+/// The charset of bytes no ECI names, as ZXing guesses it: UTF-8 when they are valid UTF-8,
+/// else Shift JIS when they are valid Shift JIS, else ISO-8859-1 (every byte is a character).
+/// The parts are judged as one text, so a character may span them.
+pub fn infer<'a>(parts: impl Iterator<Item = &'a [u8]> + Clone) -> Charset {
+    let mut utf8 = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+    if valid(&mut utf8, parts.clone()) {
+        return Charset::Utf8;
+    }
+    if valid(&mut encoding_rs::SHIFT_JIS.new_decoder_without_bom_handling(), parts) {
+        return Charset::ShiftJis;
+    }
+    Charset::Latin1
+}
+
+/// Whether `parts`, fed in order to `decoder`, are one valid text in its encoding; decoded
+/// into a small stack buffer, nothing kept.
+fn valid<'a>(decoder: &mut encoding_rs::Decoder, parts: impl Iterator<Item = &'a [u8]>) -> bool {
+    let mut out = [0u8; 1024];
+    let mut parts = parts.peekable();
+    while let Some(mut part) = parts.next() {
+        let last = parts.peek().is_none();
+        loop {
+            let (result, read, _) = decoder.decode_to_utf8_without_replacement(part, &mut out, last);
+            match result {
+                encoding_rs::DecoderResult::Malformed(..) => return false,
+                encoding_rs::DecoderResult::OutputFull => part = &part[read..],
+                encoding_rs::DecoderResult::InputEmpty => break,
+            }
+        }
+    }
+    // No part at all: nothing is invalid.
+    true
 }
 
 /// GS1 alphanumeric data: `%%` stands for `%`, a lone `%` for the GS separator.
@@ -213,84 +287,119 @@ fn gs1_percent(out: &mut Vec<u8>, start: usize) {
     }
 }
 
-/// The charset an ECI names, as `encoding_rs` knows it; `None` for one we cannot decode.
-fn charset(eci: u32) -> Option<Charset> {
-    let label = match eci {
-        1 | 3 => return Some(Charset::Latin1),
-        26 => return Some(Charset::Utf8),
-        27 | 170 => return Some(Charset::Ascii),
-        4 => "iso-8859-2",
-        5 => "iso-8859-3",
-        6 => "iso-8859-4",
-        7 => "iso-8859-5",
-        8 => "iso-8859-6",
-        9 => "iso-8859-7",
-        10 => "iso-8859-8",
-        12 => "iso-8859-10",
-        15 => "iso-8859-13",
-        16 => "iso-8859-14",
-        17 => "iso-8859-15",
-        18 => "iso-8859-16",
-        20 => "shift_jis",
-        21 => "windows-1250",
-        22 => "windows-1251",
-        23 => "windows-1252",
-        24 => "windows-1256",
-        25 => "utf-16be",
-        28 => "big5",
-        29 => "gb18030",
-        30 => "euc-kr",
-        _ => return None,
-    };
-    Encoding::for_label(label.as_bytes()).map(Charset::Other)
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Charset {
+/// A charset a segment is read under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Charset {
     Utf8,
     Latin1,
     Ascii,
-    Other(&'static Encoding),
+    ShiftJis,
+    Gb2312,
+    /// Another charset an ECI names, as `encoding_rs` decodes it, with the name ZXing gives.
+    Other(&'static str, &'static Encoding),
+    /// ECI 899: the bytes are not text.
+    Binary,
+    /// An ECI we know no charset for (reserved, or one `encoding_rs` lacks, such as CP437).
+    Unknown(u32),
 }
 
 impl Charset {
-    fn decode(self, bytes: &[u8], text: &mut String) -> Option<()> {
-        match self {
-            Charset::Utf8 => text.push_str(std::str::from_utf8(bytes).ok()?),
-            Charset::Latin1 => text.extend(bytes.iter().map(|&b| b as char)),
-            Charset::Ascii if bytes.is_ascii() => text.push_str(std::str::from_utf8(bytes).ok()?),
-            Charset::Ascii => return None,
-            Charset::Other(e) => text.push_str(&e.decode_without_bom_handling_and_without_replacement(bytes)?),
+    /// The charset an ECI names (ISO/IEC 18004's ECI table, as ZXing reads it).
+    pub fn from_eci(eci: u32) -> Charset {
+        let (name, label) = match eci {
+            1 | 3 => return Charset::Latin1,
+            20 => return Charset::ShiftJis,
+            26 => return Charset::Utf8,
+            27 | 170 => return Charset::Ascii,
+            899 => return Charset::Binary,
+            4 => ("ISO-8859-2", "iso-8859-2"),
+            5 => ("ISO-8859-3", "iso-8859-3"),
+            6 => ("ISO-8859-4", "iso-8859-4"),
+            7 => ("ISO-8859-5", "iso-8859-5"),
+            8 => ("ISO-8859-6", "iso-8859-6"),
+            9 => ("ISO-8859-7", "iso-8859-7"),
+            10 => ("ISO-8859-8", "iso-8859-8"),
+            // encoding_rs reads these two as the Windows supersets, which agree on every
+            // byte the ISO charsets define.
+            11 => ("ISO-8859-9", "windows-1254"),
+            13 => ("ISO-8859-11", "windows-874"),
+            12 => ("ISO-8859-10", "iso-8859-10"),
+            15 => ("ISO-8859-13", "iso-8859-13"),
+            16 => ("ISO-8859-14", "iso-8859-14"),
+            17 => ("ISO-8859-15", "iso-8859-15"),
+            18 => ("ISO-8859-16", "iso-8859-16"),
+            21 => ("windows-1250", "windows-1250"),
+            22 => ("windows-1251", "windows-1251"),
+            23 => ("windows-1252", "windows-1252"),
+            24 => ("windows-1256", "windows-1256"),
+            25 => ("UTF-16BE", "utf-16be"),
+            28 => ("Big5", "big5"),
+            29 => ("GB18030", "gb18030"),
+            30 => ("EUC-KR", "euc-kr"),
+            _ => return Charset::Unknown(eci),
+        };
+        match Encoding::for_label(label.as_bytes()) {
+            Some(e) => Charset::Other(name, e),
+            None => Charset::Unknown(eci),
         }
+    }
+
+    /// Its name as ZXing and the WHATWG encoding list spell it (`"UTF-8"`, `"Shift_JIS"`,
+    /// `"ISO-8859-1"`, …); `"binary"` for ECI 899, `"ECI 13"` for one we know no charset for.
+    pub fn name(self) -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed(match self {
+            Charset::Utf8 => "UTF-8",
+            Charset::Latin1 => "ISO-8859-1",
+            Charset::Ascii => "US-ASCII",
+            Charset::ShiftJis => "Shift_JIS",
+            Charset::Gb2312 => "GB2312",
+            Charset::Other(name, _) => name,
+            Charset::Binary => "binary",
+            Charset::Unknown(eci) => return std::borrow::Cow::Owned(format!("ECI {eci}")),
+        })
+    }
+
+    /// Appends `bytes` read in this charset to `text`; `None` when they are not valid in it.
+    fn decode(self, bytes: &[u8], text: &mut String) -> Option<()> {
+        let e = match self {
+            Charset::Utf8 => {
+                text.push_str(std::str::from_utf8(bytes).ok()?);
+                return Some(());
+            }
+            Charset::Latin1 => {
+                text.extend(bytes.iter().map(|&b| b as char));
+                return Some(());
+            }
+            Charset::Ascii if bytes.is_ascii() => {
+                text.push_str(std::str::from_utf8(bytes).ok()?);
+                return Some(());
+            }
+            Charset::Ascii | Charset::Binary | Charset::Unknown(_) => return None,
+            Charset::ShiftJis => encoding_rs::SHIFT_JIS,
+            // GB 2312 is a subset of GBK; what Hanzi mode writes is within it.
+            Charset::Gb2312 => encoding_rs::GBK,
+            Charset::Other(_, e) => e,
+        };
+        text.push_str(&e.decode_without_bom_handling_and_without_replacement(bytes)?);
         Some(())
     }
 }
 
 impl Content {
-    /// The payload as text: each run of segments decoded under its charset (the ECI in force,
-    /// UTF-8 before any; Shift JIS for Kanji, GB 2312 for Hanzi); `None` when a run is not
-    /// valid text in its charset or names one we do not know.
+    /// The payload as text: each run of segments decoded under its charset; `None` when a
+    /// run is not valid text in the charset an ECI names, or the ECI names none we know.
     pub fn text(&self) -> Option<String> {
         let mut text = String::with_capacity(self.bytes.len());
         // Runs of one charset, decoded whole so a character may span segments.
         let mut run: Option<(Charset, usize, usize)> = None;
         for s in &self.segments {
-            let cs = match s.mode {
-                Mode::Kanji => Charset::Other(encoding_rs::SHIFT_JIS),
-                Mode::Hanzi => Charset::Other(encoding_rs::GBK),
-                // Digits and letters are ASCII, read under the ECI in force like bytes.
-                _ => match s.eci {
-                    None => Charset::Utf8,
-                    Some(eci) => charset(eci)?,
-                },
-            };
             match &mut run {
-                Some((c, _, end)) if *c == cs && *end == s.range.start => *end = s.range.end,
+                Some((c, _, end)) if *c == s.charset && *end == s.range.start => *end = s.range.end,
                 _ => {
                     if let Some((c, start, end)) = run.take() {
                         c.decode(&self.bytes[start..end], &mut text)?;
                     }
-                    run = Some((cs, s.range.start, s.range.end));
+                    run = Some((s.charset, s.range.start, s.range.end));
                 }
             }
         }
@@ -377,10 +486,54 @@ mod tests {
         assert_eq!((modes(&c), c.text()), (vec![(Mode::Byte, Some(899))], None));
     }
 
+    fn charsets(c: &Content) -> Vec<(String, CharsetFrom)> {
+        c.segments.iter().map(|s| (s.charset.name().into_owned(), s.charset_from)).collect()
+    }
+
     #[test]
-    fn bytes_that_are_not_utf8_without_an_eci_have_no_text() {
-        let c = parse(&Writer::default().bytes(0b0100, 8, &[0xFF, 0x41]).done(), 1).expect("well formed");
-        assert_eq!((c.bytes.as_slice(), c.text()), (&[0xFF, 0x41][..], None));
+    fn without_an_eci_the_charset_is_inferred_utf8_then_shift_jis_then_latin1() {
+        let read = |bytes: &[u8]| parse(&Writer::default().bytes(0b0100, 8, bytes).done(), 1).expect("ok");
+        let c = read("Grüße".as_bytes());
+        assert_eq!((c.text().as_deref(), charsets(&c)), (Some("Grüße"), vec![("UTF-8".into(), CharsetFrom::Inferred)]));
+        // How Japanese encoders write: Shift JIS bytes, no ECI.
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("Google モバイル ﾃﾞｻﾞｲﾝ");
+        let c = read(&sjis);
+        assert_eq!(c.text().as_deref(), Some("Google モバイル ﾃﾞｻﾞｲﾝ"));
+        assert_eq!(charsets(&c), [("Shift_JIS".into(), CharsetFrom::Inferred)]);
+        // 0xFF is neither UTF-8 nor Shift JIS: every byte a Latin-1 character.
+        let c = read(&[0xFF, 0x41, 0xE9]);
+        assert_eq!(c.text().as_deref(), Some("ÿAé"));
+        assert_eq!(charsets(&c), [("ISO-8859-1".into(), CharsetFrom::Inferred)]);
+    }
+
+    #[test]
+    fn the_guess_spans_every_segment_without_an_eci_and_stops_at_one() {
+        // A Shift JIS character split across two byte segments, digits between others.
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本");
+        let w = Writer::default().bytes(0b0100, 8, &sjis[..1]).bytes(0b0100, 8, &sjis[1..]);
+        let w = w.put(0b0001, 4).put(2, 10).put(42, 7);
+        let c = parse(&w.done(), 1).expect("ok");
+        assert_eq!(c.text().as_deref(), Some("日本42"));
+        assert!(charsets(&c).iter().all(|(n, f)| n == "Shift_JIS" && *f == CharsetFrom::Inferred));
+        // UTF-8 before an ECI, then ISO-8859-1 under ECI 3: each keeps its own.
+        let w = Writer::default().bytes(0b0100, 8, "€".as_bytes()).put(0b0111, 4).put(3, 8);
+        let c = parse(&w.bytes(0b0100, 8, &[0xE9]).done(), 1).expect("ok");
+        assert_eq!(c.text().as_deref(), Some("€é"));
+        assert_eq!(charsets(&c), [("UTF-8".into(), CharsetFrom::Inferred), ("ISO-8859-1".into(), CharsetFrom::Eci)]);
+    }
+
+    #[test]
+    fn an_eci_is_never_second_guessed() {
+        // UTF-8 named, bytes that are not: no text, though Latin-1 would read them.
+        let w = Writer::default().put(0b0111, 4).put(26, 8).bytes(0b0100, 8, &[0xE9, 0x41]);
+        let c = parse(&w.done(), 1).expect("ok");
+        assert_eq!((c.text(), charsets(&c)), (None, vec![("UTF-8".into(), CharsetFrom::Eci)]));
+        // An ECI we know no charset for (CP437, 2) and a reserved one: no text, named.
+        for (eci, name) in [(2, "ECI 2"), (100, "ECI 100")] {
+            let c = parse(&Writer::default().put(0b0111, 4).put(eci, 8).bytes(0b0100, 8, b"ab").done(), 1);
+            let c = c.expect("ok");
+            assert_eq!((c.text(), charsets(&c)), (None, vec![(name.into(), CharsetFrom::Eci)]));
+        }
     }
 
     #[test]
@@ -404,6 +557,7 @@ mod tests {
         }
         let c = parse(&w.done(), 1).expect("well formed");
         assert_eq!((modes(&c), c.text().as_deref()), (vec![(Mode::Hanzi, None)], Some("中文")));
+        assert_eq!(charsets(&c), [("GB2312".into(), CharsetFrom::Mode)]);
     }
 
     #[test]

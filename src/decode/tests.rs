@@ -113,7 +113,7 @@ fn several_codes_come_back_in_reading_order() {
 }
 
 #[test]
-fn bytes_that_are_not_utf8_have_no_text() {
+fn bytes_that_are_neither_utf8_nor_shift_jis_read_as_latin1() {
     let segments = vec![qr::segment::Segment {
         mode: qr::segment::Mode::Byte,
         data: std::borrow::Cow::Borrowed(&[0xff, 0xfe, 0x00, 0x80][..]),
@@ -133,7 +133,9 @@ fn bytes_that_are_not_utf8_have_no_text() {
     let found = decode(&Grey { width: side as u32, height: side as u32, pixels }, &DecodeOptions::default());
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].bytes, [0xff, 0xfe, 0x00, 0x80]);
-    assert_eq!(found[0].text, None);
+    assert_eq!(found[0].text.as_deref(), Some("\u{ff}\u{fe}\u{0}\u{80}"));
+    let s = &found[0].segments[0];
+    assert_eq!((s.charset.name(), s.charset_from), ("ISO-8859-1".into(), segments::CharsetFrom::Inferred));
 }
 
 #[test]

@@ -29,8 +29,8 @@ pub struct JsPosition {
     pub bottom_left: JsPoint,
 }
 
-/// One data segment of a code: its mode, the ECI in force (`null` before any), and the
-/// range `bytes.subarray(start, end)` of the payload it holds.
+/// One data segment of a code: its mode, the ECI in force (`null` before any), the range
+/// `bytes.subarray(start, end)` of the payload it holds, and the charset it was read with.
 #[napi(object, js_name = "QrSegment")]
 pub struct JsSegment {
     #[napi(ts_type = "'numeric' | 'alphanumeric' | 'byte' | 'kanji' | 'hanzi'")]
@@ -38,13 +38,20 @@ pub struct JsSegment {
     pub eci: Either<u32, Null>,
     pub start: u32,
     pub end: u32,
+    /// The charset the segment was read with: `'UTF-8'`, `'Shift_JIS'`, `'ISO-8859-1'`, …;
+    /// `'binary'` under ECI 899, `'ECI n'` for an ECI that names no charset we know.
+    pub charset: String,
+    /// How it was decided: the ECI in force, the mode (Kanji, Hanzi), or inferred from the
+    /// bytes where no ECI is in force (UTF-8, else Shift JIS, else ISO-8859-1, as ZXing does).
+    #[napi(ts_type = "'eci' | 'mode' | 'inferred'")]
+    pub charset_from: String,
 }
 
 /// One code read from an image.
 #[napi(object, js_name = "QrCode")]
 pub struct JsQrCode {
-    /// The payload as text: each segment under the charset its ECI names (UTF-8 before any
-    /// ECI; Shift JIS for Kanji, GB 2312 for Hanzi); `null` when the bytes are not text.
+    /// The payload as text, what a phone shows: each segment under its `charset`; `null` only
+    /// when an ECI names a charset the bytes are not valid in, one we do not know, or binary.
     pub text: Either<String, Null>,
     /// The payload's bytes.
     pub bytes: Uint8Array,
@@ -97,6 +104,8 @@ fn to_js(found: Found) -> JsQrCode {
                 eci: s.eci.map_or(Either::B(Null), Either::A),
                 start: s.range.start as u32,
                 end: s.range.end as u32,
+                charset: s.charset.name().into_owned(),
+                charset_from: s.charset_from.name().to_string(),
             })
             .collect(),
         bytes: Uint8Array::from(found.bytes),
