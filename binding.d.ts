@@ -162,7 +162,10 @@ export interface DecodeOptions {
    * light on dark is tried when dark on light finds nothing.
    */
   inverted?: boolean
-  /** Run every pass (two binarizers, both polarities) and return every code any finds. */
+  /**
+   * Run every pass (two binarizers, both polarities) and return every code any finds; when
+   * none reads, search the image at each of the three quarter turns too.
+   */
   tryHarder?: boolean
   /** The image is one clean, generated code: try the fast path for that first. */
   pure?: boolean

@@ -263,6 +263,43 @@ fn transparent_pixels_count_as_light() {
 }
 
 #[test]
+fn a_point_turned_and_unturned_is_where_it_was() {
+    // One marked pixel of a 7 × 3 image, turned once, twice and three times.
+    let mut grey = Grey { width: 7, height: 3, pixels: vec![255; 21] };
+    grey.pixels[5 + 7] = 0;
+    let mut heights = Vec::new();
+    for _ in 0..3 {
+        heights.push(grey.height);
+        grey = turn(&grey);
+        let at = grey.pixels.iter().position(|&v| v == 0).expect("the mark") as u32;
+        let centre = Point { x: (at % grey.width) as f32 + 0.5, y: (at / grey.width) as f32 + 0.5 };
+        assert_eq!(unturn(centre, &heights), Point { x: 5.5, y: 1.5 }, "after {} turns", heights.len());
+    }
+}
+
+#[test]
+fn codes_read_turned_have_the_corners_read_upright() {
+    // A code off-centre in a wide image: read by the turned search alone, in both modes.
+    let (m, code) = draw("turned", EncodeOptions::default(), 3);
+    let (side, width) = (code.width as usize, code.width as usize + 40);
+    let mut pixels = vec![255u8; width * side];
+    for (y, row) in code.pixels.chunks_exact(side).enumerate() {
+        pixels[y * width + 30..][..side].copy_from_slice(row);
+    }
+    let grey = Grey { width: width as u32, height: side as u32, pixels };
+    let upright = decode(&grey, &DecodeOptions::default());
+    assert_eq!(upright.len(), 1);
+    for try_harder in [false, true] {
+        let turned =
+            read_turned(&grey, &DecodeOptions { try_harder, ..Default::default() }, &|| false).expect("not stopped");
+        assert_eq!(turned.len(), 1, "try_harder {try_harder}");
+        assert_eq!((turned[0].bytes.as_slice(), turned[0].version), (&b"turned"[..], m.version));
+        let want = upright[0].corners.map(|p| (p.x, p.y));
+        assert_near(&turned[0].corners, want);
+    }
+}
+
+#[test]
 fn corners_from_zxings_detector_are_the_symbols() {
     // Version 1 (no alignment pattern) and version 7 (one found): both ways to the corners.
     for text in ["v1", "a longer text, so that the code needs version seven or so to hold it all...."] {
@@ -380,15 +417,16 @@ fn png_chunks_that_inflate_are_not_inflated() {
 /// `decode_until` asks `stop()` before each step and gives up at the first yes: a call
 /// aborted while it runs frees its thread within one step. On a blank image every step runs
 /// in every view (two binarizations × two polarities): with `tryHarder` the every-row search
-/// and the detector (8 checks), by default the row-skipping search too (12); stopping at the
-/// k-th check makes exactly k checks.
+/// and the detector (8 checks), then the same on each of three quarter turns (32 in all); by
+/// default the row-skipping search too (12), then it alone on one quarter turn (16); stopping
+/// at the k-th check makes exactly k checks.
 #[test]
 fn decode_until_stops_between_steps() {
     use super::{decode_until, Stopped};
     use std::cell::Cell;
     let blank = Grey { width: 200, height: 200, pixels: vec![255; 200 * 200] };
     for (options, steps) in
-        [(DecodeOptions { try_harder: true, ..Default::default() }, 8), (DecodeOptions::default(), 12)]
+        [(DecodeOptions { try_harder: true, ..Default::default() }, 32), (DecodeOptions::default(), 16)]
     {
         let asked = Cell::new(0);
         let never = || {

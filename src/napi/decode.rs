@@ -74,7 +74,8 @@ pub struct DecodeOptionsJs {
     /// Light codes on dark: `true` reads only those, `false` only dark on light; by default
     /// light on dark is tried when dark on light finds nothing.
     pub inverted: Option<bool>,
-    /// Run every pass (two binarizers, both polarities) and return every code any finds.
+    /// Run every pass (two binarizers, both polarities) and return every code any finds; when
+    /// none reads, search the image at each of the three quarter turns too.
     pub try_harder: Option<bool>,
     /// The image is one clean, generated code: try the fast path for that first.
     pub pure: Option<bool>,
