@@ -80,5 +80,5 @@ test('a Kanji-mode code reads back as its Shift JIS bytes and its text, in one k
   const [code] = qr.decodeSync(png)
   assert.deepEqual(Buffer.from(code.bytes), sjis)
   assert.equal(code.text, text)
-  assert.deepEqual(code.segments, [{ mode: 'kanji', eci: null, start: 0, end: sjis.length }])
+  assert.deepEqual(code.segments, [{ mode: 'kanji', eci: null, start: 0, end: sjis.length, charset: 'Shift_JIS', charsetFrom: 'mode' }])
 })
