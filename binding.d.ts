@@ -46,15 +46,38 @@ export type GlobOptions = Pick<MatcherOptions, 'dot' | 'matchBase' | 'basename' 
  * A pattern: a string of the matcher's default kind, a `RegExp` (its own source and flags),
  * or an object with its own kind, case, regex dialect and glob options.
  */
-export type Pattern = string | RegExp | ({ pattern: string; kind?: Kind; caseInsensitive?: boolean; syntax?: 'js' | 'rust' } & GlobOptions)
+export type Pattern = string | RegExp | (PatternObject & GlobOptions)
+
+/** A pattern with options of its own; those it leaves out are the matcher's. */
+export interface PatternObject {
+  /** The pattern's source: a regex, a literal, a wildcard or a glob, as `kind` says. */
+  pattern: string
+  /** What `pattern` is; default the matcher's `kind` (itself default `'regex'`). */
+  kind?: Kind
+  /** ASCII case-insensitive for literals, Unicode case folding for regexes, picomatch's `nocase` for globs. */
+  caseInsensitive?: boolean
+  /** The regex dialect: `'js'` (a JavaScript `RegExp` source, the default) or `'rust'` (the `regex` crate's). */
+  syntax?: 'js' | 'rust'
+}
+
+/** Colours of `QrOptions.color`: `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa` (the `#` optional). */
+export interface Colors {
+  /** The dark modules' colour, default `'#000000ff'`. */
+  dark?: string
+  /** The light modules' and the margin's colour, default `'#ffffffff'`. */
+  light?: string
+}
 
 /** Text to match: offsets are UTF-16 units for strings, bytes for Buffers and Uint8Arrays. */
 export type Text = string | Buffer | Uint8Array
 
 /** One match of `Matcher.findAll`: offsets are UTF-16 units for strings, bytes for Buffers. */
 export interface FoundMatch {
+  /** The index of the pattern that matched. */
   pattern: number
+  /** Where the match starts. */
   start: number
+  /** Where it ends (exclusive). */
   end: number
 }
 
@@ -101,8 +124,10 @@ export interface Matcher {
 export interface MatcherConstructor {
   /** Compiles `patterns`: strings of `options.kind` (default `'regex'`), or objects with their own `kind` and `caseInsensitive`. At most 100,000 patterns of 64 KiB, 16 MiB in all; a regex compiles to at most 4 MiB, the regexes together to 32 MiB. */
   new <P extends readonly Pattern[] | []>(patterns: P & (P extends readonly [] ? never : unknown), options?: MatcherOptions): Matcher
+  /** The prototype every matcher shares. */
   readonly prototype: Matcher
 }
+/** The `Matcher` class: `new Matcher(patterns, options?)` (see `MatcherConstructor`). */
 export declare const Matcher: MatcherConstructor
 
 
@@ -111,8 +136,17 @@ export declare const Matcher: MatcherConstructor
  * pixels as `pngjs`, `sharp().raw()` and canvas `ImageData` give them — RGBA, or grey when
  * `data.length === width * height`.
  */
-export type ImageInput = Buffer | Uint8Array
-  | { data: Uint8Array | Uint8ClampedArray; width: number; height: number }
+export type ImageInput = Buffer | Uint8Array | ImagePixels
+
+/** Pixels for `decode`: RGBA (4 bytes a pixel), or grey (1 byte a pixel), row by row. */
+export interface ImagePixels {
+  /** `width * height * 4` bytes of RGBA, or `width * height` of grey. */
+  data: Uint8Array | Uint8ClampedArray
+  /** Pixels per row. */
+  width: number
+  /** Rows. */
+  height: number
+}
 
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
@@ -246,7 +280,9 @@ export interface MatcherOptions {
 
 /** A point in image pixels. */
 export interface Point {
+  /** Pixels from the left edge. */
   x: number
+  /** Pixels from the top edge. */
   y: number
 }
 
@@ -259,9 +295,13 @@ export interface QrCode {
   text: string | null
   /** The payload's bytes. */
   bytes: Uint8Array
+  /** The code's version, 1..40 (Model 1 codes: 1..14). */
   version: Version
+  /** The code's error-correction level. */
   errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H'
+  /** The mask the code was written with, 0..7. */
   mask: MaskPattern
+  /** Where the code is in the image. */
   position: QrPosition
   /** The data segments in order; empty when they could not be read. */
   segments: Array<QrSegment>
@@ -269,8 +309,11 @@ export interface QrCode {
 
 /** A QR code's modules, without image. */
 export interface QrMatrix {
+  /** The version used, 1..40: the smallest that holds the input at the level, unless forced. */
   version: Version
+  /** The error-correction level used. */
   errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H'
+  /** The mask applied, 0..7: the one `qrcode` chooses, unless forced. */
   maskPattern: MaskPattern
   /** Modules per side, without quiet zone. */
   size: number
@@ -294,7 +337,7 @@ export interface QrOptions {
   /** Quiet zone in modules, an integer 0..256, default 4. */
   margin?: number
   /** Colours as `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`. */
-  color?: { dark?: string; light?: string }
+  color?: Colors
   /** Smallest version to use, 1..40. */
   version?: Version
   /** Mask pattern 0..7; chosen by penalty score when absent. */
@@ -307,9 +350,13 @@ export interface QrOptions {
 
 /** The symbol's four corners (without its quiet zone) as the code reads. */
 export interface QrPosition {
+  /** The corner of the top-left finder pattern, as the code reads (not as the image shows it). */
   topLeft: Point
+  /** The corner of the top-right finder pattern. */
   topRight: Point
+  /** The corner without a finder pattern. */
   bottomRight: Point
+  /** The corner of the bottom-left finder pattern. */
   bottomLeft: Point
 }
 
@@ -318,9 +365,13 @@ export interface QrPosition {
  * `bytes.subarray(start, end)` of the payload it holds, and the charset it was read with.
  */
 export interface QrSegment {
+  /** The segment's mode. */
   mode: 'numeric' | 'alphanumeric' | 'byte' | 'kanji' | 'hanzi'
+  /** The ECI designator in force for this segment, `null` before any ECI. */
   eci: number | null
+  /** Where the segment's bytes start in the code's `bytes`. */
   start: number
+  /** Where they end (exclusive): `bytes.subarray(start, end)`. */
   end: number
   /**
    * The charset the segment was read with: `'UTF-8'`, `'Shift_JIS'`, `'ISO-8859-1'`, …;

@@ -20,18 +20,21 @@ export {
   toString
 } from './binding'
 export type {
+  Colors,
   DataURLOptions,
   DecodeOptions,
   ErrorCorrectionLevel,
   FoundMatch,
   GlobOptions,
   ImageInput,
+  ImagePixels,
   Input,
   Kind,
   MaskPattern,
   MatcherConstructor,
   MatcherOptions,
   Pattern,
+  PatternObject,
   Point,
   QrCode,
   QrMatrix,

@@ -109,3 +109,28 @@ describe('examples/readme/bots.js', () => {
     assert.match(raw, /\{"bot":false\}/)
   })
 })
+
+describe('examples/readme/decode.js', () => {
+  const http = serve(require('../examples/readme/decode.js'))
+  const { generateSync } = require('..')
+  const post = (body, type = 'image/png') => fetch(`${http.base}/scan`, { method: 'POST', headers: { 'content-type': type }, body })
+    .then(async (res) => ({ status: res.status, body: await res.json() }))
+
+  test('an uploaded photo gives its text; an image without a code gives []', async () => {
+    const dir = path.join(__dirname, 'fixtures', 'zxing-cpp-qrcode', 'qrcode-2')
+    const photo = fs.readFileSync(path.join(dir, '#1086.png'))
+    const text = fs.readFileSync(path.join(dir, '#1086.txt'), 'utf8')
+    assert.deepEqual(await post(photo), { status: 200, body: [text] })
+    const { PNG } = require('pngjs')
+    const white = new PNG({ width: 64, height: 64 })
+    white.data.fill(255)
+    assert.deepEqual(await post(PNG.sync.write(white)), { status: 200, body: [] })
+  })
+
+  test('a body that is not an image is 400, and the server still answers', async () => {
+    const bad = await post(Buffer.from('not an image at all'))
+    assert.equal(bad.status, 400)
+    assert.match(bad.body.error, /PNG, JPEG, WebP, GIF or BMP/)
+    assert.equal((await post(generateSync('after'))).body[0], 'after')
+  })
+})

@@ -145,7 +145,7 @@ after(() => {
 
 test('the main tarball holds the loader, types and compat layer, and no binary', () => {
   const files = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }))[0].files.map((f) => f.path)
-  for (const f of ['index.js', 'index.mjs', 'index.d.ts', 'binding.js', 'binding.d.ts', 'compat.js', 'compat.d.ts', 'bin/qr-native.js']) assert.ok(files.includes(f), f)
+  for (const f of ['index.js', 'index.mjs', 'index.d.ts', 'binding.js', 'binding.d.ts', 'compat.js', 'compat.d.ts', 'bin/qr-native.js', 'lib/load.js', 'lib/matcher.js', 'lib/literals.js', 'lib/patterns.js']) assert.ok(files.includes(f), f)
   assert.ok(!files.some((f) => f.endsWith('.node')), 'no .node in the main package')
 })
 

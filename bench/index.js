@@ -69,7 +69,10 @@ async function main () {
   fs.writeFileSync(path.join(dir, 'latest.json'), JSON.stringify(out, null, 2) + '\n')
   fs.writeFileSync(path.join(dir, 'latest.md'), markdown)
   for (const [file, svg] of Object.entries(charts(out.suites))) fs.writeFileSync(path.join(dir, file), svg)
+  // Every figure of README.md and docs/ is a block rendered from these results.
+  const changed = require('./lib/docs').write(out)
   console.log(markdown)
+  if (changed.length) console.error(`bench: rewrote the figures of ${changed.join(', ')}`)
 }
 
 /** The headline comparisons as SVG bar charts, for the suites that ran. */

@@ -11,8 +11,8 @@
 //! browsers 290–330 either way. On a text of `SPLIT_FROM` bytes or more, the unanchored side
 //! is walked in two halves at once (`Together::walk_split`): three chains of loads.
 
+use super::budget::{message, set_config, CompileError, DFA_CACHE, SET_CACHE_TYPICAL, SET_SIZE};
 use super::kept::{CachePool, KeptRegex};
-use super::regex_set::{message, CompileError, DFA_CACHE};
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::hybrid::LazyStateID;
 use regex_automata::meta::Regex;
@@ -22,12 +22,6 @@ use regex_automata::util::prefilter::Prefilter;
 use regex_automata::{Anchored, Input, MatchKind};
 use regex_syntax::hir::{Hir, Look};
 use std::ops::ControlFlow;
-
-/// What a set's lazy DFA cache is counted as in `memory_usage`: it grows only as matching
-/// visits new states, up to `DFA_CACHE` per thread that matches with the set. A capacity
-/// sized to the member count instead (2 MiB for the crawler list's 23 regexes) made
-/// `scanLines` over 60 MiB of varied log lines up to 1.7× slower: the cache thrashed.
-pub const SET_CACHE_TYPICAL: usize = 2 << 20;
 
 pub enum Any {
     /// Each side searched alone, the anchored one first: when a side is empty, or when the
@@ -96,7 +90,7 @@ impl Any {
                 return Ok(None);
             }
             Regex::builder()
-                .configure(super::regex_set::set_config().match_kind(MatchKind::LeftmostFirst))
+                .configure(set_config().match_kind(MatchKind::LeftmostFirst))
                 .build_many_from_hir(hirs)
                 .map(|re| Some(KeptRegex::new(re, DFA_CACHE)))
                 .map_err(|e| CompileError { pattern: None, message: message(&e) })
@@ -141,7 +135,7 @@ impl Side {
                 thompson::Config::new()
                     .utf8(false)
                     .which_captures(thompson::WhichCaptures::None)
-                    .nfa_size_limit(Some(super::regex_set::SET_SIZE)),
+                    .nfa_size_limit(Some(SET_SIZE)),
             )
             .build_many_from_hir(hirs)
             .map_err(|e| CompileError { pattern: None, message: nfa_message(&e) })?;
@@ -429,7 +423,7 @@ fn alone(dfa: &DFA, cache: &mut Cache, mut s: LazyStateID, rest: &[u8]) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matcher::regex_set::parse;
+    use crate::matcher::budget::parse;
 
     fn any(sources: &[&str]) -> Any {
         Any::from_hirs(parse(sources).unwrap()).unwrap()

@@ -8,6 +8,7 @@
 //! - `cache.rs`: the bounded cache behind one-off `isMatch` calls.
 
 pub mod any;
+pub mod budget;
 pub mod cache;
 pub mod glob;
 pub mod grams;
@@ -17,6 +18,7 @@ pub mod lines;
 pub mod literal;
 pub mod offsets;
 pub mod pattern;
+pub mod place;
 pub mod regex_set;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -221,13 +223,13 @@ impl Matcher {
         for ci in [false, true] {
             m.contains[ci as usize] = ContainsSet::new(&contains[ci as usize], ci);
         }
-        let compile_error = |e: regex_set::CompileError| match e.pattern {
+        let compile_error = |e: budget::CompileError| match e.pattern {
             Some(i) => invalid(i as usize, &specs[i as usize].pattern, &e.message),
             None => Error::new(
                 ErrorKind::InvalidPattern,
                 format!(
                     "Invalid patterns: together they compile to more than the {} MiB budget",
-                    regex_set::SET_SIZE >> 20
+                    budget::SET_SIZE >> 20
                 ),
             ),
         };
@@ -243,7 +245,7 @@ impl Matcher {
             let literals: Vec<&str> =
                 if with_literals { quick_literals.iter().map(String::as_str).collect() } else { Vec::new() };
             // A set the budget refuses joined was accepted apart: it keeps the structures only.
-            m.quick = regex_set::parse(&literals)
+            m.quick = budget::parse(&literals)
                 .and_then(|parsed| {
                     hirs.extend(parsed);
                     Any::from_hirs(hirs)

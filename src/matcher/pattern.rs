@@ -59,14 +59,7 @@ impl Kind {
     }
 }
 
-/// Where a literal must sit in the text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    Exact,
-    Prefix,
-    Suffix,
-    Contains,
-}
+pub use super::place::Place;
 
 /// How one pattern is matched.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,14 +11,16 @@
 //! (2 MiB), a set of crawler patterns fills it over and over on varied text and runs slower
 //! (measured in `bench/`), while a one-pattern matcher needs little (`SINGLE_CACHE`).
 
-use super::any::{Any, SET_CACHE_TYPICAL};
+use super::any::Any;
+use super::budget::{
+    message, parse, set_config, syntax_config, CompileError, DFA_CACHE, PATTERN_SIZE, SET_CACHE_TYPICAL, SET_SIZE,
+};
 use super::js_regex::Spans;
 use super::kept::{CachePool, KeptRegex};
 use regex_automata::hybrid;
-use regex_automata::meta::{self, Regex};
+use regex_automata::meta::Regex;
 use regex_automata::nfa::thompson;
 use regex_automata::util::pool::Pool;
-use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternSet};
 use regex_syntax::hir::Hir;
 
@@ -225,21 +227,8 @@ impl LookSpans {
     }
 }
 
-/// Compiled size one pattern may reach (its NFA). Past it, refusal takes tens of ms.
-pub const PATTERN_SIZE: usize = 4 << 20;
-/// Compiled size the whole set may reach.
-pub const SET_SIZE: usize = 32 << 20;
-/// Lazy DFA cache of a set, at its most, per thread that uses it.
-pub const DFA_CACHE: usize = 32 << 20;
 /// Lazy DFA cache of one member's own regex, per thread that uses it.
 const SINGLE_CACHE: usize = 1 << 20;
-
-/// A compile failure: the offending pattern's index when it is one pattern's fault.
-#[derive(Debug)]
-pub struct CompileError {
-    pub pattern: Option<u32>,
-    pub message: String,
-}
 
 pub struct RegexGroup {
     /// The members together; `None` for one member, whose own regex answers for the set.
@@ -255,34 +244,6 @@ pub struct RegexGroup {
     singles: Vec<KeptRegex>,
     /// For each member, its look-around span finder when it has one.
     looks: Vec<Option<LookSpans>>,
-}
-
-/// Each source parsed alone (a parser reused keeps the flags one source set at its top
-/// level, `(?i)`, for the next), as `syntax_config` reads it.
-pub fn parse(sources: &[&str]) -> Result<Vec<Hir>, CompileError> {
-    sources
-        .iter()
-        .map(|source| {
-            syntax::parse_with(source, &syntax_config())
-                .map_err(|e| CompileError { pattern: None, message: e.to_string() })
-        })
-        .collect()
-}
-
-/// The configuration of a multi-pattern set.
-pub(super) fn set_config() -> meta::Config {
-    Regex::config()
-        .match_kind(MatchKind::All)
-        .utf8_empty(false)
-        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
-        .nfa_size_limit(Some(SET_SIZE))
-        .onepass_size_limit(Some(SET_SIZE))
-        .hybrid_cache_capacity(DFA_CACHE)
-}
-
-/// Byte-oriented syntax (a pattern may match invalid UTF-8), as `regex::bytes` reads it.
-fn syntax_config() -> syntax::Config {
-    syntax::Config::new().utf8(false)
 }
 
 /// One member alone; the error is already in words (`BuildError` is large to pass around).
@@ -426,20 +387,6 @@ impl RegexGroup {
             }
         }
         true
-    }
-}
-
-/// The build error in words a caller can act on.
-pub(super) fn message(e: &meta::BuildError) -> String {
-    match (e.size_limit(), e.syntax_error()) {
-        (Some(limit), _) => format!("it compiles to more than the {} MiB budget", limit >> 20),
-        // The parser's own words, without its multi-line rendering of the pattern.
-        (None, Some(syntax)) => match syntax {
-            regex_syntax::Error::Parse(p) => p.kind().to_string(),
-            regex_syntax::Error::Translate(t) => t.kind().to_string(),
-            other => other.to_string(),
-        },
-        (None, None) => e.to_string(),
     }
 }
 

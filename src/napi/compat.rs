@@ -4,7 +4,7 @@
 //! report failures with `qrcode`'s messages.
 
 use super::js::Val;
-use super::qr::{Format, InputData, Job, QrTask, Settings};
+use super::qr::{qrcode_error, Format, InputData, Job, QrTask, Settings};
 use crate::error::{Error, ErrorKind, Result};
 use crate::qr::render::{Colour, RenderOptions};
 use crate::qr::segment::{KanjiTable, Mode};
@@ -133,29 +133,6 @@ fn read(env: &Env, payload: Unknown, options: Unknown) -> Result<(InputData, Set
     Ok((input, settings, kanji))
 }
 
-/// `err` with the message `qrcode` gives for the same failure.
-pub fn qrcode_error(err: Error, input: &InputData, s: &Settings, kanji: Option<&KanjiTable>) -> Error {
-    if err.kind != ErrorKind::DataTooLong {
-        return err;
-    }
-    let too_big = || Error::new(ErrorKind::DataTooLong, "The amount of data is too big to be stored in a QR Code");
-    match s.encode.version {
-        None => too_big(),
-        Some(_) => {
-            let auto = EncodeOptions { version: None, ..s.encode };
-            match qr::min_version(&input.as_input(), &auto, kanji) {
-                Ok(Some(min)) => Error::new(
-                    ErrorKind::DataTooLong,
-                    format!(
-                        "\nThe chosen QR Code version cannot contain this amount of data.\nMinimum version required to store current data is: {min}.\n"
-                    ),
-                ),
-                _ => too_big(),
-            }
-        }
-    }
-}
-
 /// What `qrcode.create` reports, for `compat.js` to shape into its objects.
 #[napi(object)]
 pub struct CompatSymbol {
@@ -175,7 +152,7 @@ pub struct CompatSymbol {
     ts_args_type = "payload: string | Array<{ mode: string; data: string | Uint8Array }>, options: object"
 )]
 pub fn compat_encode(env: Env, payload: Unknown, options: Unknown) -> napi::Result<CompatSymbol> {
-    super::qr::sync_call(&env, || {
+    super::js::sync_call(&env, || {
         let (input, settings, kanji) = read(&env, payload, options)?;
         let symbol = qr::encode_symbol(&input.as_input(), &settings.encode, kanji.as_ref())
             .map_err(|e| qrcode_error(e, &input, &settings, kanji.as_ref()))?;

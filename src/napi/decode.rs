@@ -3,8 +3,7 @@
 //! copied), the image copied off the JavaScript heap, then `crate::decode` runs on the
 //! threadpool or inline.
 
-use super::js::{self, Val};
-use super::qr::sync_call;
+use super::js::{self, sync_call, Val};
 use super::signal::{self, SignalWatch};
 use crate::decode::image::{self as img, DEFAULT_MAX_PIXELS, FORMATS, MAX_MAX_PIXELS};
 use crate::decode::{self, DecodeOptions, Found};
@@ -16,16 +15,22 @@ use napi_derive::napi;
 /// A point in image pixels.
 #[napi(object, js_name = "Point")]
 pub struct JsPoint {
+    /// Pixels from the left edge.
     pub x: f64,
+    /// Pixels from the top edge.
     pub y: f64,
 }
 
 /// The symbol's four corners (without its quiet zone) as the code reads.
 #[napi(object, js_name = "QrPosition")]
 pub struct JsPosition {
+    /// The corner of the top-left finder pattern, as the code reads (not as the image shows it).
     pub top_left: JsPoint,
+    /// The corner of the top-right finder pattern.
     pub top_right: JsPoint,
+    /// The corner without a finder pattern.
     pub bottom_right: JsPoint,
+    /// The corner of the bottom-left finder pattern.
     pub bottom_left: JsPoint,
 }
 
@@ -34,9 +39,13 @@ pub struct JsPosition {
 #[napi(object, js_name = "QrSegment")]
 pub struct JsSegment {
     #[napi(ts_type = "'numeric' | 'alphanumeric' | 'byte' | 'kanji' | 'hanzi'")]
+    /// The segment's mode.
     pub mode: String,
+    /// The ECI designator in force for this segment, `null` before any ECI.
     pub eci: Either<u32, Null>,
+    /// Where the segment's bytes start in the code's `bytes`.
     pub start: u32,
+    /// Where they end (exclusive): `bytes.subarray(start, end)`.
     pub end: u32,
     /// The charset the segment was read with: `'UTF-8'`, `'Shift_JIS'`, `'ISO-8859-1'`, …;
     /// `'binary'` under ECI 899, `'ECI n'` for an ECI that names no charset we know.
@@ -55,12 +64,16 @@ pub struct JsQrCode {
     pub text: Either<String, Null>,
     /// The payload's bytes.
     pub bytes: Uint8Array,
+    /// The code's version, 1..40 (Model 1 codes: 1..14).
     #[napi(ts_type = "Version")]
     pub version: u32,
+    /// The code's error-correction level.
     #[napi(ts_type = "'L' | 'M' | 'Q' | 'H'")]
     pub error_correction_level: String,
+    /// The mask the code was written with, 0..7.
     #[napi(ts_type = "MaskPattern")]
     pub mask: u32,
+    /// Where the code is in the image.
     pub position: JsPosition,
     /// The data segments in order; empty when they could not be read.
     pub segments: Vec<JsSegment>,

@@ -46,15 +46,38 @@ export type GlobOptions = Pick<MatcherOptions, 'dot' | 'matchBase' | 'basename' 
  * A pattern: a string of the matcher's default kind, a `RegExp` (its own source and flags),
  * or an object with its own kind, case, regex dialect and glob options.
  */
-export type Pattern = string | RegExp | ({ pattern: string; kind?: Kind; caseInsensitive?: boolean; syntax?: 'js' | 'rust' } & GlobOptions)
+export type Pattern = string | RegExp | (PatternObject & GlobOptions)
+
+/** A pattern with options of its own; those it leaves out are the matcher's. */
+export interface PatternObject {
+  /** The pattern's source: a regex, a literal, a wildcard or a glob, as `kind` says. */
+  pattern: string
+  /** What `pattern` is; default the matcher's `kind` (itself default `'regex'`). */
+  kind?: Kind
+  /** ASCII case-insensitive for literals, Unicode case folding for regexes, picomatch's `nocase` for globs. */
+  caseInsensitive?: boolean
+  /** The regex dialect: `'js'` (a JavaScript `RegExp` source, the default) or `'rust'` (the `regex` crate's). */
+  syntax?: 'js' | 'rust'
+}
+
+/** Colours of `QrOptions.color`: `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa` (the `#` optional). */
+export interface Colors {
+  /** The dark modules' colour, default `'#000000ff'`. */
+  dark?: string
+  /** The light modules' and the margin's colour, default `'#ffffffff'`. */
+  light?: string
+}
 
 /** Text to match: offsets are UTF-16 units for strings, bytes for Buffers and Uint8Arrays. */
 export type Text = string | Buffer | Uint8Array
 
 /** One match of `Matcher.findAll`: offsets are UTF-16 units for strings, bytes for Buffers. */
 export interface FoundMatch {
+  /** The index of the pattern that matched. */
   pattern: number
+  /** Where the match starts. */
   start: number
+  /** Where it ends (exclusive). */
   end: number
 }
 
@@ -101,8 +124,10 @@ export interface Matcher {
 export interface MatcherConstructor {
   /** Compiles `patterns`: strings of `options.kind` (default `'regex'`), or objects with their own `kind` and `caseInsensitive`. At most 100,000 patterns of 64 KiB, 16 MiB in all; a regex compiles to at most 4 MiB, the regexes together to 32 MiB. */
   new <P extends readonly Pattern[] | []>(patterns: P & (P extends readonly [] ? never : unknown), options?: MatcherOptions): Matcher
+  /** The prototype every matcher shares. */
   readonly prototype: Matcher
 }
+/** The `Matcher` class: `new Matcher(patterns, options?)` (see `MatcherConstructor`). */
 export declare const Matcher: MatcherConstructor
 
 
@@ -111,5 +136,14 @@ export declare const Matcher: MatcherConstructor
  * pixels as `pngjs`, `sharp().raw()` and canvas `ImageData` give them — RGBA, or grey when
  * `data.length === width * height`.
  */
-export type ImageInput = Buffer | Uint8Array
-  | { data: Uint8Array | Uint8ClampedArray; width: number; height: number }
+export type ImageInput = Buffer | Uint8Array | ImagePixels
+
+/** Pixels for `decode`: RGBA (4 bytes a pixel), or grey (1 byte a pixel), row by row. */
+export interface ImagePixels {
+  /** `width * height * 4` bytes of RGBA, or `width * height` of grey. */
+  data: Uint8Array | Uint8ClampedArray
+  /** Pixels per row. */
+  width: number
+  /** Rows. */
+  height: number
+}

@@ -517,6 +517,18 @@ pub fn rejected_with(env: sys::napi_env, reason: sys::napi_value) -> napi::Resul
     Ok(promise)
 }
 
+/// Runs a sync function's body: a panic or error becomes a thrown JavaScript error, and an
+/// exception user code threw while the arguments were read propagates as it is.
+pub fn sync_call<T>(env: &Env, f: impl FnOnce() -> CoreResult<T>) -> napi::Result<T> {
+    crate::error::catch_panic(f).map_err(|e| {
+        if exception_pending(env.raw()) {
+            napi::Error::new(napi::Status::PendingException, String::new())
+        } else {
+            to_napi(env.raw(), &e)
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

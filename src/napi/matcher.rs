@@ -8,8 +8,7 @@
 //! prints both). Each method is one `extern "C"` function: read the receiver and arguments,
 //! call `crate::matcher`, convert the result; its types are in `header.d.ts`.
 
-use super::js::{self, Val};
-use super::qr::sync_call;
+use super::js::{self, sync_call, Val};
 use super::signal::{self, SignalWatch};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::matcher::{cache::OneOffCache, lines, offsets, GlobRegex, Kind, Matcher, PatternSpec, Place, Syntax};

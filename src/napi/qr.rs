@@ -242,6 +242,29 @@ fn data_url(input: &InputData, s: &Settings) -> Result<String> {
     Ok(url)
 }
 
+/// `err` with the message `qrcode` gives for the same failure (for `qr-native/compat`'s jobs).
+pub fn qrcode_error(err: Error, input: &InputData, s: &Settings, kanji: Option<&KanjiTable>) -> Error {
+    if err.kind != ErrorKind::DataTooLong {
+        return err;
+    }
+    let too_big = || Error::new(ErrorKind::DataTooLong, "The amount of data is too big to be stored in a QR Code");
+    match s.encode.version {
+        None => too_big(),
+        Some(_) => {
+            let auto = EncodeOptions { version: None, ..s.encode };
+            match qr::min_version(&input.as_input(), &auto, kanji) {
+                Ok(Some(min)) => Error::new(
+                    ErrorKind::DataTooLong,
+                    format!(
+                        "\nThe chosen QR Code version cannot contain this amount of data.\nMinimum version required to store current data is: {min}.\n"
+                    ),
+                ),
+                _ => too_big(),
+            }
+        }
+    }
+}
+
 impl QrTask {
     fn run(&self) -> Result<Produced> {
         let flag = self.watch.as_ref().map(|w| w.flag.clone());
@@ -251,7 +274,7 @@ impl QrTask {
         let kanji = self.kanji.as_ref();
         let compat = |input: &InputData, e: Error| {
             if self.compat {
-                super::compat::qrcode_error(e, input, s, kanji)
+                qrcode_error(e, input, s, kanji)
             } else {
                 e
             }
@@ -419,22 +442,10 @@ pub fn to_string(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Re
     })
 }
 
-/// Runs a sync function's body: a panic or error becomes a thrown JavaScript error, and an
-/// exception user code threw while the arguments were read propagates as it is.
-pub fn sync_call<T>(env: &Env, f: impl FnOnce() -> Result<T>) -> napi::Result<T> {
-    catch_panic(f).map_err(|e| {
-        if js::exception_pending(env.raw()) {
-            napi::Error::new(napi::Status::PendingException, String::new())
-        } else {
-            js::to_napi(env.raw(), &e)
-        }
-    })
-}
-
 /// `generate` on the calling thread: blocks the event loop for the whole encode.
 #[napi(ts_args_type = "input: Input, options?: QrOptions", ts_return_type = "Buffer")]
 pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
-    let bytes = sync_call(&env, || {
+    let bytes = js::sync_call(&env, || {
         #[cfg(feature = "inject-panic")]
         super::maybe_panic("generateSync");
         let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
@@ -447,10 +458,13 @@ pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi
 /// A QR code's modules, without image.
 #[napi(object, js_name = "QrMatrix")]
 pub struct JsQrMatrix {
+    /// The version used, 1..40: the smallest that holds the input at the level, unless forced.
     #[napi(ts_type = "Version")]
     pub version: u32,
+    /// The error-correction level used.
     #[napi(ts_type = "'L' | 'M' | 'Q' | 'H'")]
     pub error_correction_level: String,
+    /// The mask applied, 0..7: the one `qrcode` chooses, unless forced.
     #[napi(ts_type = "MaskPattern")]
     pub mask_pattern: u32,
     /// Modules per side, without quiet zone.
@@ -462,7 +476,7 @@ pub struct JsQrMatrix {
 /// Encodes `input` synchronously and returns its module matrix.
 #[napi(ts_args_type = "input: Input, options?: QrOptions")]
 pub fn encode(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<JsQrMatrix> {
-    sync_call(&env, || {
+    js::sync_call(&env, || {
         #[cfg(feature = "inject-panic")]
         super::maybe_panic("encode");
         let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
@@ -497,7 +511,7 @@ pub struct QrOptions {
     /// Quiet zone in modules, an integer 0..256, default 4.
     pub margin: Option<u32>,
     /// Colours as `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`.
-    #[napi(ts_type = "{ dark?: string; light?: string }")]
+    #[napi(ts_type = "Colors")]
     pub color: Option<()>,
     /// Smallest version to use, 1..40.
     #[napi(ts_type = "Version")]

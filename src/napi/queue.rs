@@ -219,6 +219,7 @@ thread_local! {
 
 /// Sets up this thread's mailbox; called once per environment when the module loads.
 pub fn init(env: sys::napi_env) -> napi::Result<()> {
+    signal::on_abort_call(abort_waiting);
     let mut name = ptr::null_mut();
     let mut tsfn = ptr::null_mut();
     unsafe {
@@ -654,7 +655,7 @@ fn whole_number(
 /// process (worker threads share it). Waiting calls start at once if it rose.
 #[napi_derive::napi(ts_args_type = "n: number")]
 pub fn set_concurrency(env: Env, n: napi::Unknown) -> napi::Result<()> {
-    super::qr::sync_call(&env, || {
+    super::js::sync_call(&env, || {
         set_limit(whole_number(&env, "n", n, MAX_CONCURRENCY, false)?.unwrap_or(1) as usize);
         Ok(())
     })
@@ -672,7 +673,7 @@ pub fn concurrency() -> u32 {
 /// lifts the bound.
 #[napi_derive::napi(ts_args_type = "n: number")]
 pub fn set_max_queue(env: Env, n: napi::Unknown) -> napi::Result<()> {
-    super::qr::sync_call(&env, || {
+    super::js::sync_call(&env, || {
         let max = whole_number(&env, "n", n, u32::MAX, true)?;
         set_max_queue_to(max.map(|m| m as usize));
         Ok(())

@@ -128,6 +128,16 @@ fn shared_flag(signal: &Val) -> Shared {
 // `compute`; moving them through the threadpool is what `Send` allows.
 unsafe impl Send for SignalWatch {}
 
+/// What an abort does besides setting its flag: the queue, which sits above this module,
+/// registers here (`on_abort_call`) to drop the calls still waiting on the flag.
+type AbortHook = fn(sys::napi_env, *const AtomicBool);
+static ABORT_HOOK: std::sync::OnceLock<AbortHook> = std::sync::OnceLock::new();
+
+/// Registers what an abort does to the calls still waiting (once per process).
+pub fn on_abort_call(hook: AbortHook) {
+    let _ = ABORT_HOOK.set(hook);
+}
+
 unsafe extern "C" fn on_abort(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let mut data = ptr::null_mut();
     unsafe {
@@ -135,7 +145,9 @@ unsafe extern "C" fn on_abort(env: sys::napi_env, info: sys::napi_callback_info)
         if !data.is_null() {
             (*(data as *const AtomicBool)).store(true, Ordering::Relaxed);
             // Calls still waiting in our queue leave it now, their inputs freed.
-            super::queue::abort_waiting(env, data as *const AtomicBool);
+            if let Some(hook) = ABORT_HOOK.get() {
+                hook(env, data as *const AtomicBool);
+            }
         }
     }
     ptr::null_mut()

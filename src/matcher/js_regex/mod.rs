@@ -21,7 +21,7 @@ pub mod lookahead;
 pub mod parse;
 pub mod units;
 
-use crate::matcher::pattern::Place;
+use crate::matcher::place::Place;
 use charset::{CharSet, Mode};
 use parse::{Flags, Node, LINE_TERMINATORS};
 use std::fmt::Write;

@@ -1,0 +1,52 @@
+'use strict'
+// `npm run test:runtimes`: the smoke suite (__test__/runtimes/smoke.mjs) on Bun and Deno, each
+// installed from npm at the version pinned here into .tools/runtimes (once), and on this Node.
+// Prints each runtime's summary line; exits non-zero if any check failed anywhere.
+const { execFileSync, spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const path = require('node:path')
+
+const ROOT = path.join(__dirname, '..')
+const PINS = { bun: '1.4.4', deno: '2.9.6' }
+const TOOLS = path.join(ROOT, '.tools', 'runtimes')
+const SMOKE = path.join(ROOT, '__test__', 'runtimes', 'smoke.mjs')
+
+function install () {
+  const bin = (name) => path.join(TOOLS, 'node_modules', '.bin', name)
+  const want = Object.entries(PINS).filter(([name, version]) => {
+    try {
+      return !execFileSync(bin(name), ['--version'], { encoding: 'utf8' }).includes(version)
+    } catch {
+      return true
+    }
+  })
+  if (want.length > 0) {
+    fs.mkdirSync(TOOLS, { recursive: true })
+    if (!fs.existsSync(path.join(TOOLS, 'package.json'))) fs.writeFileSync(path.join(TOOLS, 'package.json'), '{"private":true}\n')
+    // Both packages fetch their binary as an optional dependency (@oven/bun-*, @deno/*), from npm.
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...want.map(([n, v]) => `${n}@${v}`)], { cwd: TOOLS, stdio: 'inherit' })
+  }
+  return { bun: bin('bun'), deno: bin('deno') }
+}
+
+const bins = install()
+const runs = [
+  ['node', process.execPath, [SMOKE]],
+  ['bun', bins.bun, [SMOKE]],
+  // Deno: read the package and its .node, load it (ffi), read the environment and platform.
+  ['deno', bins.deno, ['run', '--allow-read', '--allow-ffi', '--allow-env', '--allow-sys', SMOKE]]
+]
+let failed = 0
+for (const [name, bin, args] of runs) {
+  const r = spawnSync(bin, args, { cwd: ROOT, encoding: 'utf8', timeout: 120000 })
+  const out = `${r.stdout || ''}${r.stderr || ''}`
+  const summary = out.split('\n').find((l) => l.startsWith('# runtime '))
+  if (r.status !== 0 || !summary) {
+    failed++
+    console.log(out.trim())
+    console.log(`# runtime ${name}: exited ${r.status}${r.signal ? ` (${r.signal})` : ''}`)
+  } else {
+    console.log(summary)
+  }
+}
+process.exit(failed === 0 ? 0 : 1)

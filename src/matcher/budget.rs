@@ -1,0 +1,68 @@
+//! What every regex engine of a matcher is built with: the compile budgets, the set
+//! configuration, the syntax, and build errors in words a caller can act on. `regex_set`
+//! and `any` both build from here; neither reaches into the other for it.
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::syntax;
+use regex_automata::MatchKind;
+use regex_syntax::hir::Hir;
+
+/// Compiled size one pattern may reach (its NFA). Past it, refusal takes tens of ms.
+pub const PATTERN_SIZE: usize = 4 << 20;
+/// Compiled size the whole set may reach.
+pub const SET_SIZE: usize = 32 << 20;
+/// Lazy DFA cache of a set, at its most, per thread that uses it.
+pub const DFA_CACHE: usize = 32 << 20;
+/// What a set's lazy DFA cache is counted as in `memory_usage`: it grows only as matching
+/// visits new states, up to `DFA_CACHE` per thread that matches with the set. A capacity
+/// sized to the member count instead (2 MiB for the crawler list's 23 regexes) made
+/// `scanLines` over 60 MiB of varied log lines up to 1.7× slower: the cache thrashed.
+pub const SET_CACHE_TYPICAL: usize = 2 << 20;
+
+/// A compile failure: the offending pattern's index when it is one pattern's fault.
+#[derive(Debug)]
+pub struct CompileError {
+    pub pattern: Option<u32>,
+    pub message: String,
+}
+
+/// Each source parsed alone (a parser reused keeps the flags one source set at its top
+/// level, `(?i)`, for the next), as `syntax_config` reads it.
+pub fn parse(sources: &[&str]) -> Result<Vec<Hir>, CompileError> {
+    sources
+        .iter()
+        .map(|source| {
+            syntax::parse_with(source, &syntax_config())
+                .map_err(|e| CompileError { pattern: None, message: e.to_string() })
+        })
+        .collect()
+}
+
+/// The configuration of a multi-pattern set.
+pub fn set_config() -> meta::Config {
+    Regex::config()
+        .match_kind(MatchKind::All)
+        .utf8_empty(false)
+        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
+        .nfa_size_limit(Some(SET_SIZE))
+        .onepass_size_limit(Some(SET_SIZE))
+        .hybrid_cache_capacity(DFA_CACHE)
+}
+
+/// Byte-oriented syntax (a pattern may match invalid UTF-8), as `regex::bytes` reads it.
+pub fn syntax_config() -> syntax::Config {
+    syntax::Config::new().utf8(false)
+}
+
+/// The build error in words a caller can act on.
+pub fn message(e: &meta::BuildError) -> String {
+    match (e.size_limit(), e.syntax_error()) {
+        (Some(limit), _) => format!("it compiles to more than the {} MiB budget", limit >> 20),
+        // The parser's own words, without its multi-line rendering of the pattern.
+        (None, Some(syntax)) => match syntax {
+            regex_syntax::Error::Parse(p) => p.kind().to_string(),
+            regex_syntax::Error::Translate(t) => t.kind().to_string(),
+            other => other.to_string(),
+        },
+        (None, None) => e.to_string(),
+    }
+}
