@@ -1,13 +1,15 @@
 'use strict'
 // The docs as a user reads them: every `js` block of README.md, docs/ and CONTRIBUTING.md runs
 // (a block under `<!-- example: FILE -->` must be FILE word for word; readme.spec.js serves
-// those over HTTP), every figure comes from the bench (bench/lib/docs.js renders each
+// those over HTTP), every `sh` block names scripts and files that exist and its `npx qr-native`
+// commands run, every figure comes from the bench (bench/lib/docs.js renders each
 // `<!-- bench:… -->` block from bench/results/latest.json), and the README stays short.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
+const os = require('node:os')
+const { execFileSync, spawnSync } = require('node:child_process')
 const docs = require('../bench/lib/docs')
 
 const ROOT = path.join(__dirname, '..')
@@ -43,13 +45,10 @@ test('every bench block is what the bench renders from bench/results/latest.json
 })
 
 // A performance figure: a number with a time unit, a rate, or a ratio (`12×`).
-const FIGURE = /\b\d[\d,.]*\s?(?:×|ns\b|µs\b|ms\b|ops\/s|req\/s|MB\/s|GB\/s)/
-// The guides moved out of the old README still quote figures of their own: each is to be
-// turned into a bench block, and leaves this list when it has.
-const NOT_YET = new Set(['docs/decode.md', 'docs/matcher.md', 'docs/scheduling.md', 'docs/guarantees.md', 'docs/platforms.md', 'docs/design/matcher.md', 'docs/design/png.md'])
+const FIGURE = /\b\d[\d,.]*\s?(?:×(?!\s?\d)|ns\b|µs\b|ms\b|ops\/s|req\/s|MB\/s|GB\/s)/
 
 test('no performance figure outside a bench block', () => {
-  for (const file of FILES.filter((f) => fs.existsSync(f) && !NOT_YET.has(rel(f)))) {
+  for (const file of FILES.filter((f) => fs.existsSync(f))) {
     const text = fs.readFileSync(file, 'utf8').replace(docs.BLOCK, '').replace(/```[\s\S]*?```/g, '')
     text.split('\n').forEach((line, i) => {
       const m = FIGURE.exec(line)
@@ -82,6 +81,49 @@ test('every js block in the docs runs', () => {
       }
     }
     assert.ok(ran >= 3, `${ran} blocks ran`)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** Each line of each `sh` block, without its comment: { line, where }. */
+function shellLines (file) {
+  const text = fs.readFileSync(file, 'utf8')
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => {
+    const first = text.slice(0, m.index).split('\n').length + 1
+    return m[1].split('\n').map((l, i) => ({ line: l.replace(/\s+#.*$/, '').trim(), where: `${rel(file)}:${first + i}` })).filter((l) => l.line)
+  })
+}
+
+/** `a "b c" d` → ['a', 'b c', 'd']. */
+const words = (line) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2])
+
+test('every shell block names npm scripts, files and fuzz targets that exist, and its qr-native commands run', () => {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-native-docs-'))
+  try {
+    fs.writeFileSync(path.join(dir, 'photo.jpg'), require('..').generateSync('a photo', { width: 300 }))
+    let cli = 0
+    for (const file of FILES.filter((f) => fs.existsSync(f))) {
+      for (const { line, where } of shellLines(file)) {
+        for (const command of line.split(/\s*&&\s*/)) {
+          const w = words(command)
+          if (w[0] === 'npm' && w[1] === 'run') assert.ok(scripts[w[2]], `${where}: no npm script "${w[2]}"`)
+          if (w[0] === 'node' && !w[1].startsWith('-')) assert.ok(fs.existsSync(path.join(ROOT, w[1])), `${where}: no file ${w[1]}`)
+          if (w[0] === 'cargo' && w.includes('fuzz') && w.includes('run')) {
+            const target = w[w.indexOf('-O') + 1]
+            assert.ok(fs.existsSync(path.join(ROOT, 'fuzz', 'fuzz_targets', `${target}.rs`)), `${where}: no fuzz target ${target}`)
+          }
+          if (w[0] === 'npx' && w[1] === 'qr-native') {
+            const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'qr-native.js'), ...w.slice(2)], { cwd: dir, encoding: 'utf8' })
+            assert.equal(r.status, 0, `${where}: ${command} exited ${r.status}: ${r.stderr}`)
+            cli++
+          }
+        }
+      }
+    }
+    assert.ok(cli >= 5, `${cli} qr-native commands ran`)
+    for (const f of ['out.png', 'out.svg']) assert.ok(fs.statSync(path.join(dir, f)).size > 0, f)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

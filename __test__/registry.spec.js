@@ -179,6 +179,48 @@ test('import { generate } from \'qr-native\' works too, and the compat layer', a
   assert.deepEqual(await decoder.decode(Buffer.from(b64, 'base64')), Buffer.from('registry esm'))
 })
 
+test('a newcomer\'s path: each quick start copied from the README runs in the installed project, over HTTP', async () => {
+  // The app's own dependencies (express, crawler-user-agents) are the newcomer's to install:
+  // linked here from this repository's node_modules. qr-native is the one from the registry.
+  for (const dep of ['express', 'crawler-user-agents']) {
+    const link = path.join(project, 'node_modules', dep)
+    if (!fs.existsSync(link)) fs.symlinkSync(path.join(ROOT, 'node_modules', dep), link, 'dir')
+  }
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  const blocks = [...readme.matchAll(/<!-- example: (\S+) -->\n```js\n([\s\S]*?)```/g)].map((m) => [path.basename(m[1]), m[2]])
+  assert.deepEqual(blocks.map(([name]) => name).sort(), ['bots.js', 'decode.js', 'globs.js', 'qrcode.js'])
+  const png = require('..').generateSync('scan me', { width: 300 })
+  // Each quick start as the README shows it, served on 127.0.0.1, and one request a client sends.
+  const requests = {
+    'qrcode.js': ['/qrcode?text=hello%20newcomer', {}],
+    'bots.js': ['/', { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } }],
+    'globs.js': ['/.env', {}],
+    'decode.js': ['/scan', { method: 'POST', headers: { 'content-type': 'image/png' }, body: png.toString('base64') }]
+  }
+  const answers = {}
+  for (const [name, code] of blocks) {
+    fs.writeFileSync(path.join(project, name), code)
+    const [url, init] = requests[name]
+    const client = `const app = require('./${name}')
+const server = app.listen(0, '127.0.0.1', async () => {
+  const init = ${JSON.stringify(init)}
+  if (init.body) init.body = Buffer.from(init.body, 'base64')
+  const res = await fetch('http://127.0.0.1:' + server.address().port + ${JSON.stringify(url)}, init)
+  const body = Buffer.from(await res.arrayBuffer())
+  process.stdout.write(JSON.stringify({ status: res.status, type: res.headers.get('content-type'), body: body.toString('base64') }))
+  server.close()
+})
+`
+    answers[name] = JSON.parse(runIn(project, `serve-${name}`, client))
+  }
+  const json = (a) => JSON.parse(Buffer.from(a.body, 'base64').toString())
+  assert.equal(answers['qrcode.js'].status, 200)
+  assert.deepEqual(await decoder.decode(Buffer.from(answers['qrcode.js'].body, 'base64')), Buffer.from('hello newcomer'))
+  assert.deepEqual(json(answers['bots.js']), { bot: true })
+  assert.deepEqual([answers['globs.js'].status, json(answers['globs.js'])], [404, { denied: 0 }])
+  assert.deepEqual([answers['decode.js'].status, json(answers['decode.js'])], [200, ['scan me']])
+})
+
 test('TypeScript users get complete types (tsc --noEmit --strict)', () => {
   fs.copyFileSync(path.join(__dirname, 'types', 'consumer.ts'), path.join(project, 'consumer.ts'))
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')

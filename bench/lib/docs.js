@@ -34,7 +34,10 @@ function files () {
   return out
 }
 
-/** The bench's report as chunks: each heading or paragraph, with the table after it. */
+/**
+ * The bench's report as chunks: a heading or paragraph, any paragraphs after it, and the
+ * table that follows them. A line after a table starts the next chunk.
+ */
 function chunks (results) {
   const out = []
   for (const name of Object.keys(SUITES).filter((n) => results.suites[n])) {
@@ -42,10 +45,18 @@ function chunks (results) {
     let current = null
     for (const line of report.split('\n')) {
       if (line.startsWith('|')) {
-        if (current) current.lines.push(line)
+        if (current) {
+          current.lines.push(line)
+          current.table = true
+        }
       } else if (line.trim() !== '') {
-        current = { suite: name, title: line.replace(/^#+\s*/, ''), lines: [line.startsWith('#') ? `**${line.replace(/^#+\s*/, '')}**` : line, ''] }
-        out.push(current)
+        const text = line.startsWith('#') ? `**${line.replace(/^#+\s*/, '')}**` : line
+        if (!current || current.table) {
+          current = { suite: name, titles: [], lines: [], table: false }
+          out.push(current)
+        }
+        current.titles.push(line.replace(/^#+\s*/, ''))
+        current.lines.push(text, '')
       }
     }
   }
@@ -92,7 +103,7 @@ function render (spec, results, all = chunks(results)) {
   if (kind === 'goals') return goalsTable(results, arg || 'all')
   if (kind === 'report') return [measured(results), '', ...all.map((c) => c.text + '\n'), '**Goals**', '', goalsTable(results, 'all')].join('\n')
   if (kind === 'table') {
-    const found = all.find((c) => c.title.startsWith(arg))
+    const found = all.find((c) => c.titles.some((t) => t.startsWith(arg)))
     if (!found) throw new Error(`bench block "${spec}": no heading or paragraph of the report starts with "${arg}"`)
     return found.text
   }
