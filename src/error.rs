@@ -22,6 +22,10 @@ pub enum ErrorKind {
     Internal,
     /// `Error`, `ERR_QR_NATIVE_QUEUE_FULL`: the call was refused because the queue is full.
     QueueFull,
+    /// `TypeError`, `ERR_QR_STYLE_UNREADABLE`: a style that decoders were measured not to read.
+    StyleUnreadable,
+    /// `RangeError`, `ERR_QR_LOGO_TOO_LARGE`: a logo that hides more than the budget allows.
+    LogoTooLarge,
 }
 
 impl ErrorKind {
@@ -36,6 +40,8 @@ impl ErrorKind {
             ErrorKind::Aborted => "ABORT_ERR",
             ErrorKind::Internal => "ERR_INTERNAL",
             ErrorKind::QueueFull => "ERR_QR_NATIVE_QUEUE_FULL",
+            ErrorKind::StyleUnreadable => "ERR_QR_STYLE_UNREADABLE",
+            ErrorKind::LogoTooLarge => "ERR_QR_LOGO_TOO_LARGE",
         }
     }
 }

@@ -13,41 +13,7 @@ const { runCase, survived, ROOT } = require('./child.js')
 
 const CAP_KIB = 3 * 1024 * 1024
 
-// PNG's CRC-32, for hand-made chunks (in this process, and in the children as source).
-function crc32 (bytes) {
-  let c = ~0
-  for (const b of bytes) { c ^= b; for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xEDB88320 : c >>> 1 }
-  return ~c >>> 0
-}
-
-// Hand-made files, built in the child: a header claiming `w × h`, and little or no data.
-const FILES = `
-${crc32}
-const u32be = (n) => { const b = Buffer.alloc(4); b.writeUInt32BE(n >>> 0); return b }
-const png = (w, h) => {
-  const file = Buffer.from(qr.generateSync('bomb', { scale: 1 }))
-  u32be(w).copy(file, 16); u32be(h).copy(file, 20)
-  u32be(crc32(file.subarray(12, 29))).copy(file, 29)
-  return file
-}
-const jpeg = (w, h) => Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0, 17, 8, h >> 8, h & 255, w >> 8, w & 255, 3,
-  1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xda, 0, 12, 3, 1, 0, 2, 0x11, 3, 0x11, 0, 63, 0, 1, 2, 3, 0xff, 0xd9])
-const gif = (w, h) => Buffer.from([...Buffer.from('GIF89a'), w & 255, w >> 8, h & 255, h >> 8, 0, 0, 0,
-  0x2c, 0, 0, 0, 0, w & 255, w >> 8, h & 255, h >> 8, 0, 2, 2, 0x4c, 0x01, 0, 0x3b])
-const bmp = (w, h) => {
-  const b = Buffer.alloc(58)
-  b.write('BM'); b.writeUInt32LE(58, 2); b.writeUInt32LE(54, 10); b.writeUInt32LE(40, 14)
-  b.writeInt32LE(w, 18); b.writeInt32LE(h, 22); b.writeUInt16LE(1, 26); b.writeUInt16LE(24, 28)
-  return b
-}
-const webp = (w, h) => {
-  const b = Buffer.alloc(30)
-  b.write('RIFF'); b.writeUInt32LE(22, 4); b.write('WEBPVP8X', 8); b.writeUInt32LE(10, 16)
-  b.writeUIntLE(Math.max(0, w - 1), 24, 3); b.writeUIntLE(Math.max(0, h - 1), 27, 3)
-  return b
-}
-const FILES = { png, jpeg, gif, bmp, webp }
-`
+const { FILES, inflatingChunk } = require('./files.js')
 
 describe('a file whose header claims more pixels than maxPixels is refused from the header', () => {
   const claims = {
@@ -131,15 +97,7 @@ describe('PNG chunks that inflate: skipped, not inflated', () => {
   // whose compressed 0.5 MB inflates to 512 MiB of zeros. Through the image crate, the
   // header check alone inflated the profile (480 ms for 1 GiB, on the main thread).
   const zeros = zlib.deflateSync(Buffer.alloc(512 << 20), { level: 9 })
-  const chunk = (kind, head) => {
-    const body = Buffer.concat([Buffer.from(kind, 'latin1'), Buffer.from(head, 'latin1'), zeros])
-    const out = Buffer.alloc(body.length + 8)
-    out.writeUInt32BE(body.length - 4, 0)
-    body.copy(out, 4)
-    // The CRC over the whole body is slow in JS; zlib's crc32 where Node has it.
-    out.writeUInt32BE(zlib.crc32 ? zlib.crc32(body) : crc32(body), body.length + 4)
-    return out
-  }
+  const chunk = (kind, head) => inflatingChunk(kind, head, zeros)
   const png = require(ROOT).generateSync('inflated chunk', { scale: 4 })
   for (const [kind, head] of [['iCCP', 'icc\0\0'], ['zTXt', 'Comment\0\0'], ['iTXt', 'Comment\0\x01\0\0\0']]) {
     test(`${kind}: the code is read, and the process's peak memory does not grow by the chunk`, () => {

@@ -104,7 +104,7 @@ pub fn read(bytes: &[u8], max_pixels: u64) -> Result<Grey> {
 /// the `png` crate directly, not through `image`: `image` decompresses the ICC profile
 /// (`iCCP`) and text chunks, and a 1 MB file whose `iCCP` inflates to 1 GB kept a thread
 /// busy for 480 ms in the header alone. Here those chunks are skipped unread.
-pub(crate) fn png_reader(bytes: &[u8], max_pixels: u64) -> Result<png::Reader<Cursor<&[u8]>>> {
+pub fn png_reader(bytes: &[u8], max_pixels: u64) -> Result<png::Reader<Cursor<&[u8]>>> {
     let limits =
         png::Limits { bytes: usize::try_from(max_pixels.saturating_mul(8).max(1 << 20)).unwrap_or(usize::MAX) };
     let mut decoder = png::Decoder::new_with_limits(Cursor::new(bytes), limits);

@@ -4,7 +4,7 @@
 //! report failures with `qrcode`'s messages.
 
 use super::js::Val;
-use super::qr::{qrcode_error, Format, InputData, Job, QrTask, Settings};
+use super::qr::{qrcode_error, Format, InputData, Job, QrTask, Settings, DEFAULT_QUALITY};
 use crate::error::{Error, ErrorKind, Result};
 use crate::qr::render::{Colour, RenderOptions};
 use crate::qr::segment::{KanjiTable, Mode};
@@ -114,6 +114,8 @@ fn read(env: &Env, payload: Unknown, options: Unknown) -> Result<(InputData, Set
         small: flag("small")?,
         inverse: flag("inverse")?,
         width,
+        style: None,
+        quality: DEFAULT_QUALITY,
     };
     let kanji = match o.prop("kanji")? {
         None => None,

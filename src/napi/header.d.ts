@@ -18,10 +18,93 @@ export type Version = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14
 /** One of the eight mask patterns. */
 export type MaskPattern = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7
 
-/** Options of `toDataURL`: a PNG or an SVG. */
+/** Options of `toDataURL`: a PNG, SVG, JPEG or WebP image. */
 export interface DataURLOptions extends Omit<QrOptions, 'type'> {
   /** Default `'png'`. */
-  type?: 'png' | 'svg'
+  type?: ImageType
+}
+
+/** The image formats: PNG, SVG, JPEG (lossy, no transparency) and lossless WebP. */
+export type ImageType = 'png' | 'svg' | 'jpeg' | 'webp'
+
+/** The shape of each dark module outside the finder patterns (qr-code-styling's names). */
+export type DotType = 'square' | 'dots' | 'rounded' | 'extra-rounded' | 'classy' | 'classy-rounded'
+
+/** The outer 7×7 ring of each finder pattern: one figure (`square`, `dot`, `extra-rounded`), or its modules in a `DotType`. */
+export type CornerSquareType = 'square' | 'dot' | 'extra-rounded' | DotType
+
+/** The 3×3 centre of each finder pattern: one figure (`square`, `dot`), or its modules in a `DotType` (`'dots'` is refused: no decoder reads it). */
+export type CornerDotType = 'square' | 'dot' | DotType
+
+/** A colour stop of a gradient. */
+export interface ColorStop {
+  /** Where the colour sits along the gradient, 0..1, not below the stop before it. */
+  offset: number
+  /** The colour, in the forms `Colors` takes. */
+  color: string
+}
+
+/** A linear or radial gradient, as qr-code-styling describes one. */
+export interface QrGradient {
+  /** Default `'linear'`. */
+  type?: 'linear' | 'radial'
+  /** Radians, linear only; 0 runs left to right, π/2 top to bottom. */
+  rotation?: number
+  /** 2 to 16 stops. */
+  colorStops: ReadonlyArray<ColorStop>
+}
+
+/** A colour or a gradient; a gradient wins over a colour. */
+export interface Paint {
+  /** A colour in the forms `Colors` takes. */
+  color?: string
+  /** A gradient over the part it paints (the whole image, or one finder pattern). */
+  gradient?: QrGradient
+}
+
+/** How a styled code is drawn. Everything is optional; leave it all out for a plain code. */
+export interface QrStyle {
+  /** Every dark module outside the finder patterns; default `'square'` in `color.dark`. */
+  dots?: Paint & {
+    /** Default `'square'`. */
+    type?: DotType
+  }
+  /** The outer ring of each finder pattern; painted as the dots are unless given a paint. */
+  cornersSquare?: Paint & {
+    /** Default `'square'`. */
+    type?: CornerSquareType
+  }
+  /** The centre of each finder pattern; painted as the ring is unless given a paint. */
+  cornersDot?: Paint & {
+    /** Default `'square'`. */
+    type?: CornerDotType
+  }
+  /** The whole image behind the code; default `color.light`. */
+  background?: Paint & {
+    /** Corner radius as a share of half the side, 0..1; outside it the image is transparent (white in JPEG). */
+    round?: number
+  }
+  /** `'circle'`: the symbol shrunk into a disc filled with more modules, as qr-code-styling draws it. Default `'square'`. */
+  shape?: 'square' | 'circle'
+  /** A logo in the middle, sized so that the code still scans (see `QrLogo`). */
+  logo?: QrLogo
+}
+
+/**
+ * A logo over the middle of the code. The modules under its box are counted per
+ * Reed–Solomon block: a box that hides more than half of what any block corrects is refused
+ * with `RangeError` `ERR_QR_LOGO_TOO_LARGE`, naming the largest size that fits. With a logo
+ * and no `errorCorrectionLevel`, the level is `'H'`.
+ */
+export interface QrLogo {
+  /** A PNG, JPEG, WebP, GIF or BMP file, at most 16 MiB and 16 megapixels (copied at the call). SVG logos are refused for now. */
+  image: Buffer | Uint8Array
+  /** The logo's longer side as a share of the symbol's side, (0, 0.5]; default the largest that fits, at most 0.3. */
+  size?: number
+  /** Clear space in px between the box's edge and the logo, default 0. */
+  margin?: number
+  /** Leave out the modules under the logo's box (default `true`); timing and alignment modules are always drawn. */
+  hideBackgroundDots?: boolean
 }
 
 /** Options of `toString`: text, SVG or terminal art. */

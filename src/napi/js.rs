@@ -455,10 +455,12 @@ pub fn error_value(env: sys::napi_env, err: &Error) -> sys::napi_value {
         sys::napi_create_string_utf8(env, code_str.as_ptr().cast(), code_str.len() as isize, &mut code);
         sys::napi_create_string_utf8(env, err.message.as_ptr().cast(), err.message.len() as isize, &mut msg);
         match err.kind {
-            ErrorKind::InvalidArgType | ErrorKind::InvalidArgValue => {
+            ErrorKind::InvalidArgType | ErrorKind::InvalidArgValue | ErrorKind::StyleUnreadable => {
                 sys::napi_create_type_error(env, code, msg, &mut out)
             }
-            ErrorKind::OutOfRange | ErrorKind::DataTooLong => sys::napi_create_range_error(env, code, msg, &mut out),
+            ErrorKind::OutOfRange | ErrorKind::DataTooLong | ErrorKind::LogoTooLarge => {
+                sys::napi_create_range_error(env, code, msg, &mut out)
+            }
             ErrorKind::InvalidPattern => sys::node_api_create_syntax_error(env, code, msg, &mut out),
             ErrorKind::Aborted | ErrorKind::Internal | ErrorKind::QueueFull => {
                 sys::napi_create_error(env, code, msg, &mut out)

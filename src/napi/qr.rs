@@ -3,9 +3,11 @@
 
 use super::js::{self, Val};
 use super::signal::{self, SignalWatch};
+use super::style::{colour, read_style};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::qr::render::{Colour, RenderOptions};
 use crate::qr::segment::{KanjiTable, Mode, Segment};
+use crate::qr::style::{self, ImageFormat, Layout, Style};
 use crate::qr::{self, png::PngWriter, EcLevel, EncodeOptions, QrInput, QrMatrix};
 use base64::Engine;
 use napi::bindgen_prelude::{ToNapiValue, Uint8Array};
@@ -20,9 +22,26 @@ pub const MAX_BATCH: u32 = 10_000;
 pub enum Format {
     Png,
     Svg,
+    Jpeg,
+    Webp,
     Utf8,
     Terminal,
 }
+
+impl Format {
+    /// The data URL prefix of an image format.
+    fn data_url_prefix(self) -> &'static str {
+        match self {
+            Format::Svg => "data:image/svg+xml;base64,",
+            Format::Jpeg => "data:image/jpeg;base64,",
+            Format::Webp => "data:image/webp;base64,",
+            _ => "data:image/png;base64,",
+        }
+    }
+}
+
+/// JPEG quality when `options.quality` is absent.
+pub const DEFAULT_QUALITY: u8 = 90;
 
 /// What one input holds once copied off the JavaScript heap.
 pub enum InputData {
@@ -50,7 +69,7 @@ impl InputData {
 }
 
 /// Every option, checked and converted.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Settings {
     pub encode: EncodeOptions,
     pub render: RenderOptions,
@@ -59,6 +78,10 @@ pub struct Settings {
     /// Terminal `small` output with inverted colours (the compat layer's `inverse`).
     pub inverse: bool,
     pub width: Option<f64>,
+    /// `options.style`: drawn by `qr::style` instead of the plain writers.
+    pub style: Option<Box<Style>>,
+    /// JPEG quality, 1..=100.
+    pub quality: u8,
 }
 
 /// Reads `input`: a string (no lone surrogates) or a non-empty Buffer/Uint8Array.
@@ -100,16 +123,6 @@ pub fn read_input(name: &str, v: Val) -> Result<InputData> {
     }
 }
 
-fn colour(name: &str, v: Option<Val>, default: Colour) -> Result<Colour> {
-    let Some(v) = v else { return Ok(default) };
-    let text = js::string_of(name, &v)?;
-    Colour::parse(&text).ok_or_else(|| {
-        Error::invalid_value(format!(
-            "The argument '{name}' must be a hex colour '#rgb', '#rgba', '#rrggbb' or '#rrggbbaa'. Received '{text}'"
-        ))
-    })
-}
-
 /// A string option with a few short allowed values, read without allocating when short.
 fn enum_string(name: &str, v: &Val) -> Result<String> {
     if v.value_type() != ValueType::String {
@@ -125,6 +138,16 @@ fn enum_string(name: &str, v: &Val) -> Result<String> {
 /// Reads the options object; `default_format` differs between `generate*` and `toString`.
 /// Returns the settings and the signal value, if one was given.
 pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Settings, Option<Val>)> {
+    read_options_checked(options, default_format, true)
+}
+
+/// `read_options`; with `check_style` false, a style decoders do not read is drawn anyway
+/// (the matrix test that measures which styles to refuse, and qr-code-styling's drop-in).
+pub fn read_options_checked(
+    options: Option<Val>,
+    default_format: Format,
+    check_style: bool,
+) -> Result<(Settings, Option<Val>)> {
     let mut s = Settings {
         encode: EncodeOptions::default(),
         render: RenderOptions::default(),
@@ -132,13 +155,18 @@ pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Set
         small: false,
         inverse: false,
         width: None,
+        style: None,
+        quality: DEFAULT_QUALITY,
     };
     let Some(o) = js::options_object("options", options)? else { return Ok((s, None)) };
+    let mut style_val = None;
+    let mut level_given = false;
     let max_side = qr::render::MAX_SIDE as i64;
     let mut signal = None;
     o.for_each_own(|key, v| {
         match key {
             "errorCorrectionLevel" => {
+                level_given = true;
                 let name = enum_string("options.errorCorrectionLevel", &v)?;
                 s.encode.level = EcLevel::parse(&name).ok_or_else(|| {
                     Error::invalid_value(format!(
@@ -151,11 +179,13 @@ pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Set
                 s.format = match name.as_str() {
                     "png" | "image/png" => Format::Png,
                     "svg" => Format::Svg,
+                    "jpeg" | "image/jpeg" => Format::Jpeg,
+                    "webp" | "image/webp" => Format::Webp,
                     "utf8" => Format::Utf8,
                     "terminal" => Format::Terminal,
                     _ => {
                         return Err(Error::invalid_value(format!(
-                            "The argument 'options.type' must be one of 'png', 'svg', 'utf8', 'terminal'. Received '{name}'"
+                            "The argument 'options.type' must be one of 'png', 'svg', 'jpeg', 'webp', 'utf8', 'terminal'. Received '{name}'"
                         )))
                     }
                 };
@@ -177,6 +207,8 @@ pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Set
             "version" => s.encode.version = Some(js::integer_in("options.version", &v, 1, 40)? as u8),
             "maskPattern" => s.encode.mask = Some(js::integer_in("options.maskPattern", &v, 0, 7)? as u8),
             "small" => s.small = js::bool_of("options.small", &v)?,
+            "quality" => s.quality = js::integer_in("options.quality", &v, 1, 100)? as u8,
+            "style" if !v.is_nullish() => style_val = Some(v),
             "signal" => {
                 signal::check_shape(&v)?;
                 signal = Some(v);
@@ -185,12 +217,49 @@ pub fn read_options(options: Option<Val>, default_format: Format) -> Result<(Set
         }
         Ok(())
     })?;
+    if let Some(v) = style_val {
+        if matches!(s.format, Format::Utf8 | Format::Terminal) {
+            return Err(Error::invalid_value(
+                "The argument 'options.style' applies to 'png', 'svg', 'jpeg' and 'webp' output; 'utf8' and 'terminal' text cannot be styled",
+            ));
+        }
+        let style = read_style(&v, s.render.dark, s.render.light, check_style)?;
+        // A logo takes the most error correction there is, unless the caller chose a level.
+        if style.logo.is_some() && !level_given {
+            s.encode.level = EcLevel::H;
+        }
+        s.style = Some(Box::new(style));
+    }
     Ok((s, signal))
+}
+
+/// Draws `matrix` through `qr::style`: any `style`, and every JPEG and WebP.
+fn render_styled(matrix: &QrMatrix, s: &Settings) -> Result<Vec<u8>> {
+    let plain;
+    let style = match &s.style {
+        Some(style) => style.as_ref(),
+        None => {
+            plain = Style::plain(s.render.dark, s.render.light);
+            &plain
+        }
+    };
+    let r = &s.render;
+    let layout = Layout::new(matrix.size, r.margin, r.scale, r.width, style.circle)?;
+    let format = match s.format {
+        Format::Svg => ImageFormat::Svg,
+        Format::Jpeg => ImageFormat::Jpeg,
+        Format::Webp => ImageFormat::Webp,
+        _ => ImageFormat::Png,
+    };
+    style::draw(matrix, style, layout, format, s.quality)
 }
 
 /// Encodes and renders one input: the whole work of one `generate`.
 pub fn render(input: &QrInput, s: &Settings, kanji: Option<&KanjiTable>) -> Result<Vec<u8>> {
     let matrix = qr::encode_symbol(input, &s.encode, kanji)?.matrix;
+    if s.style.is_some() || matches!(s.format, Format::Jpeg | Format::Webp) {
+        return render_styled(&matrix, s);
+    }
     Ok(match s.format {
         Format::Png => PngWriter::default().write(&matrix, &s.render)?,
         other => render_text(&matrix, s, other).into_bytes(),
@@ -235,7 +304,7 @@ pub struct QrTask {
 
 fn data_url(input: &InputData, s: &Settings) -> Result<String> {
     let bytes = render(&input.as_input(), s, None)?;
-    let prefix = if s.format == Format::Svg { "data:image/svg+xml;base64," } else { "data:image/png;base64," };
+    let prefix = s.format.data_url_prefix();
     let mut url = String::with_capacity(prefix.len() + bytes.len().div_ceil(3) * 4);
     url.push_str(prefix);
     base64::engine::general_purpose::STANDARD.encode_string(&bytes, &mut url);
@@ -293,7 +362,14 @@ impl QrTask {
             Job::Text(input) => {
                 let matrix =
                     qr::encode_symbol(&input.as_input(), &s.encode, kanji).map_err(|e| compat(input, e))?.matrix;
-                Produced::Text(render_text(&matrix, s, s.format))
+                if s.style.is_some() {
+                    let svg = render_styled(&matrix, s)?;
+                    Produced::Text(
+                        String::from_utf8(svg).map_err(|_| Error::new(ErrorKind::Internal, "SVG is not UTF-8"))?,
+                    )
+                } else {
+                    Produced::Text(render_text(&matrix, s, s.format))
+                }
             }
         })
     }
@@ -418,8 +494,10 @@ pub fn generate_many(env: Env, inputs: Unknown, options: Option<Unknown>) -> nap
 )]
 pub fn to_data_url(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
     spawn(&env, options, Format::Png, |s| {
-        if !matches!(s.format, Format::Png | Format::Svg) {
-            return Err(Error::invalid_value("The argument 'options.type' of toDataURL must be 'png' or 'svg'"));
+        if !matches!(s.format, Format::Png | Format::Svg | Format::Jpeg | Format::Webp) {
+            return Err(Error::invalid_value(
+                "The argument 'options.type' of toDataURL must be 'png', 'svg', 'jpeg' or 'webp'",
+            ));
         }
         Ok(Job::DataUrl(one_input(&env, input)?))
     })
@@ -433,7 +511,7 @@ pub fn to_data_url(env: Env, input: Unknown, options: Option<Unknown>) -> napi::
 )]
 pub fn to_string(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
     spawn(&env, options, Format::Utf8, |s| {
-        if s.format == Format::Png {
+        if matches!(s.format, Format::Png | Format::Jpeg | Format::Webp) {
             return Err(Error::invalid_value(
                 "The argument 'options.type' of toString must be 'utf8', 'svg' or 'terminal'",
             ));
@@ -449,6 +527,22 @@ pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi
         #[cfg(feature = "inject-panic")]
         super::maybe_panic("generateSync");
         let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
+        let data = one_input(&env, input)?;
+        render(&data.as_input(), &settings, None)
+    })?;
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
+}
+
+/// `generateSync` that draws every style, readable or not (internal: the matrix test that
+/// decides which styles `generate` refuses, and `qr-native/styling`).
+#[napi(
+    js_name = "__styledUncheckedSync",
+    ts_args_type = "input: Input, options?: QrOptions",
+    ts_return_type = "Buffer"
+)]
+pub fn styled_unchecked_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<Unknown<'static>> {
+    let bytes = js::sync_call(&env, || {
+        let (settings, _) = read_options_checked(options.map(|o| Val::new(&env, o.raw())), Format::Png, false)?;
         let data = one_input(&env, input)?;
         render(&data.as_input(), &settings, None)
     })?;
@@ -500,9 +594,15 @@ pub struct QrOptions {
     /// Error-correction level, default `'M'`.
     #[napi(ts_type = "ErrorCorrectionLevel")]
     pub error_correction_level: Option<String>,
-    /// Output: `generate*` default `'png'`, `toString` default `'utf8'`.
-    #[napi(js_name = "type", ts_type = "'png' | 'svg' | 'utf8' | 'terminal'")]
+    /// Output: `generate*` default `'png'`, `toString` default `'utf8'`. `'jpeg'` and
+    /// `'webp'` (lossless) are drawn by the styled renderer, with or without a `style`.
+    #[napi(js_name = "type", ts_type = "'png' | 'svg' | 'jpeg' | 'webp' | 'utf8' | 'terminal'")]
     pub kind: Option<String>,
+    /// JPEG quality, an integer 1..100, default 90; the other formats ignore it.
+    pub quality: Option<u32>,
+    /// Shapes, colours and gradients (png, svg, jpeg, webp; utf8 and terminal refuse it).
+    #[napi(ts_type = "QrStyle")]
+    pub style: Option<()>,
     /// Image width in px (png, svg), an integer 1..8192; wins over `scale`. Widths under 21,
     /// or under one pixel per module, are ignored as `qrcode` ignores them.
     pub width: Option<u32>,

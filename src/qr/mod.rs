@@ -3,6 +3,7 @@
 //! mask) follow the `qrcode` npm package so both produce identical modules.
 
 pub mod bits;
+pub mod budget;
 pub mod deflate;
 pub mod mask;
 pub mod matrix;
@@ -10,6 +11,7 @@ pub mod png;
 pub mod reed_solomon;
 pub mod render;
 pub mod segment;
+pub mod style;
 pub mod svg;
 pub mod tables;
 pub mod text;

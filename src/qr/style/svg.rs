@@ -1,0 +1,180 @@
+//! Styled codes as SVG: the scene's outlines as one `<path>` a layer, gradients as
+//! `<linearGradient>`/`<radialGradient>` in user space, so browsers, resvg and librsvg draw
+//! the same picture the rasteriser draws.
+
+use super::scene::{Scene, SceneLogo};
+use super::shapes::{Outline, Seg};
+use super::spec::{linear_ends, GradientKind, Paint, PaintBox};
+use crate::qr::render::Colour;
+use std::fmt::Write;
+
+/// A coordinate with at most two decimals, without trailing zeros.
+fn num(out: &mut String, v: f64) {
+    let r = (v * 100.0).round() / 100.0;
+    let r = if r == 0.0 { 0.0 } else { r };
+    let _ = write!(out, "{r}");
+}
+
+fn d(outline: &Outline) -> String {
+    let mut s = String::with_capacity(outline.contours.len() * 48);
+    let pt = |s: &mut String, x: f64, y: f64| {
+        num(s, x);
+        s.push(' ');
+        num(s, y);
+    };
+    for c in &outline.contours {
+        s.push('M');
+        pt(&mut s, c.start.x, c.start.y);
+        for seg in &c.segs {
+            match *seg {
+                Seg::Line(p) => {
+                    s.push('L');
+                    pt(&mut s, p.x, p.y);
+                }
+                Seg::Cubic(a, b, p) => {
+                    s.push('C');
+                    pt(&mut s, a.x, a.y);
+                    s.push(' ');
+                    pt(&mut s, b.x, b.y);
+                    s.push(' ');
+                    pt(&mut s, p.x, p.y);
+                }
+            }
+        }
+        s.push('Z');
+    }
+    s
+}
+
+/// `fill="…"` (and `fill-opacity`) for a colour.
+fn solid(out: &mut String, attr: &str, c: &Colour) {
+    let _ = write!(out, " {attr}=\"{}\"", c.hex_str());
+    if c.a != 255 {
+        let _ = write!(out, " {attr}-opacity=\"{:.3}\"", c.a as f64 / 255.0);
+    }
+}
+
+/// Writes the gradient `id` into `defs` if `paint` is one, and the fill attributes to `out`.
+fn paint_attrs(out: &mut String, defs: &mut String, id: usize, paint: &Paint, area: &PaintBox) {
+    let g = match paint {
+        Paint::Solid(c) => return solid(out, "fill", c),
+        Paint::Gradient(g) => g,
+    };
+    match g.kind {
+        GradientKind::Linear => {
+            let (a, b) = linear_ends(g.rotation, area);
+            let _ = write!(defs, "<linearGradient id=\"g{id}\" gradientUnits=\"userSpaceOnUse\" x1=\"");
+            num(defs, a.x);
+            defs.push_str("\" y1=\"");
+            num(defs, a.y);
+            defs.push_str("\" x2=\"");
+            num(defs, b.x);
+            defs.push_str("\" y2=\"");
+            num(defs, b.y);
+            defs.push_str("\">");
+        }
+        GradientKind::Radial => {
+            let _ = write!(defs, "<radialGradient id=\"g{id}\" gradientUnits=\"userSpaceOnUse\" cx=\"");
+            num(defs, area.x + area.w / 2.0);
+            defs.push_str("\" cy=\"");
+            num(defs, area.y + area.h / 2.0);
+            defs.push_str("\" r=\"");
+            num(defs, area.w.max(area.h) / 2.0);
+            defs.push_str("\">");
+        }
+    }
+    for s in &g.stops {
+        let _ = write!(defs, "<stop offset=\"{}\"", s.offset);
+        solid(defs, "stop-color", &s.colour);
+        defs.push_str("/>");
+    }
+    defs.push_str(if g.kind == GradientKind::Linear { "</linearGradient>" } else { "</radialGradient>" });
+    let _ = write!(out, " fill=\"url(#g{id})\"");
+}
+
+/// The logo as an `<image>` with a PNG data URL: the decoded pixels written anew (at twice
+/// the drawn size at most, for sharp zooming), never the caller's file as it came.
+fn image(out: &mut String, logo: &SceneLogo) {
+    use base64::Engine;
+    use image::ImageEncoder;
+    if logo.w < 0.5 || logo.h < 0.5 {
+        return;
+    }
+    let (iw, ih) = (logo.image.width, logo.image.height);
+    let scale = ((2.0 * logo.w / iw as f64).min(2.0 * logo.h / ih as f64)).min(1.0);
+    let (w, h) = (((iw as f64 * scale).round() as u32).max(1), ((ih as f64 * scale).round() as u32).max(1));
+    let Some(source) = image::RgbaImage::from_raw(iw, ih, logo.image.rgba.clone()) else { return };
+    let sized = if (w, h) == (iw, ih) {
+        source
+    } else {
+        image::imageops::resize(&source, w, h, image::imageops::FilterType::Triangle)
+    };
+    let mut png = Vec::new();
+    if image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(sized.as_raw(), w, h, image::ExtendedColorType::Rgba8)
+        .is_err()
+    {
+        return;
+    }
+    out.push_str("<image x=\"");
+    num(out, logo.x);
+    out.push_str("\" y=\"");
+    num(out, logo.y);
+    out.push_str("\" width=\"");
+    num(out, logo.w);
+    out.push_str("\" height=\"");
+    num(out, logo.h);
+    out.push_str("\" preserveAspectRatio=\"none\" href=\"data:image/png;base64,");
+    base64::engine::general_purpose::STANDARD.encode_string(&png, out);
+    out.push_str("\"/>");
+}
+
+/// The whole SVG document.
+pub fn write(scene: &Scene) -> String {
+    let side = scene.layout.side;
+    let s = side as f64;
+    let mut defs = String::new();
+    let mut body = String::new();
+    let whole = PaintBox { x: 0.0, y: 0.0, w: s, h: s, rotation: 0.0 };
+    body.push_str("<rect width=\"100%\" height=\"100%\"");
+    let r = scene.round.clamp(0.0, 1.0) * s / 2.0;
+    if r > 0.0 {
+        body.push_str(" rx=\"");
+        num(&mut body, r);
+        body.push('"');
+    }
+    paint_attrs(&mut body, &mut defs, 0, scene.background, &whole);
+    body.push_str("/>");
+    let mut id = 1;
+    let mut layer_paths = |body: &mut String, defs: &mut String, layers: &[super::scene::Layer]| {
+        for layer in layers {
+            if layer.outline.is_empty() {
+                continue;
+            }
+            body.push_str("<path");
+            paint_attrs(body, defs, id, layer.paint, &layer.area);
+            id += 1;
+            body.push_str(" d=\"");
+            body.push_str(&d(&layer.outline));
+            body.push_str("\"/>");
+        }
+    };
+    layer_paths(&mut body, &mut defs, &scene.layers);
+    if let Some(logo) = &scene.logo {
+        image(&mut body, logo);
+    }
+    layer_paths(&mut body, &mut defs, &scene.over);
+    let mut out = String::with_capacity(body.len() + defs.len() + 160);
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{side}\" height=\"{side}\" viewBox=\"0 0 {side} {side}\">"
+    );
+    if !defs.is_empty() {
+        out.push_str("<defs>");
+        out.push_str(&defs);
+        out.push_str("</defs>");
+    }
+    out.push_str(&body);
+    out.push_str("</svg>\n");
+    out
+}
