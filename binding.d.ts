@@ -248,6 +248,9 @@ export declare function __compatEncode(payload: string | Array<{ mode: string; d
  */
 export declare function __compatRender(payload: string | Array<{ mode: string; data: string | Uint8Array }>, options: object): Promise<Buffer | string>
 
+/** Draws a styled code once and says how long each stage took (internal, for the bench). */
+export declare function __styledStagesSync(input: Input, options?: QrOptions): StyledStages
+
 /**
  * `generateSync` that draws every style, readable or not (internal: the matrix test that
  * decides which styles `generate` refuses, and `qr-native/styling`).
@@ -514,6 +517,23 @@ export declare function setMaxQueue(n: number): void
 
 /** `{ queued, running, completed, rejected, nativeBytes }` for the whole process. */
 export declare function stats(): QueueStats
+
+/**
+ * Where one styled `generateSync` spends its time, in nanoseconds a stage (internal: the
+ * bench's per-stage table).
+ */
+export interface StyledStages {
+  /** Encoding the text into modules. */
+  encode: number
+  /** Reading and placing the logo. */
+  logo: number
+  /** Laying out the figures. */
+  layout: number
+  /** Filling them into pixels (SVG: writing the document). */
+  raster: number
+  /** PNG, JPEG or WebP encoding. */
+  compress: number
+}
 
 /** Resolves with a data URL: `data:image/png;base64,…` (or `data:image/svg+xml;base64,…`). */
 export declare function toDataURL(input: Input, options?: DataURLOptions): Promise<string>

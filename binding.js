@@ -837,6 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.__compatEncode = nativeBinding.__compatEncode
 module.exports.__compatRender = nativeBinding.__compatRender
+module.exports.__styledStagesSync = nativeBinding.__styledStagesSync
 module.exports.__styledUncheckedSync = nativeBinding.__styledUncheckedSync
 module.exports.concurrency = nativeBinding.concurrency
 module.exports.decode = nativeBinding.decode

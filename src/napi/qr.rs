@@ -7,7 +7,7 @@ use super::style::{colour, read_style};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::qr::render::{Colour, RenderOptions};
 use crate::qr::segment::{KanjiTable, Mode, Segment};
-use crate::qr::style::{self, ImageFormat, Layout, Style};
+use crate::qr::style::{self, ImageFormat, Layout, Stages, Style};
 use crate::qr::{self, png::PngWriter, EcLevel, EncodeOptions, QrInput, QrMatrix};
 use base64::Engine;
 use napi::bindgen_prelude::{ToNapiValue, Uint8Array};
@@ -235,6 +235,10 @@ pub fn read_options_checked(
 
 /// Draws `matrix` through `qr::style`: any `style`, and every JPEG and WebP.
 fn render_styled(matrix: &QrMatrix, s: &Settings) -> Result<Vec<u8>> {
+    render_styled_timed(matrix, s, &mut Stages::default())
+}
+
+fn render_styled_timed(matrix: &QrMatrix, s: &Settings, stages: &mut Stages) -> Result<Vec<u8>> {
     let plain;
     let style = match &s.style {
         Some(style) => style.as_ref(),
@@ -251,7 +255,7 @@ fn render_styled(matrix: &QrMatrix, s: &Settings) -> Result<Vec<u8>> {
         Format::Webp => ImageFormat::Webp,
         _ => ImageFormat::Png,
     };
-    style::draw(matrix, style, layout, format, s.quality)
+    style::draw_timed(matrix, style, layout, format, s.quality, stages)
 }
 
 /// Encodes and renders one input: the whole work of one `generate`.
@@ -547,6 +551,37 @@ pub fn styled_unchecked_sync(env: Env, input: Unknown, options: Option<Unknown>)
         render(&data.as_input(), &settings, None)
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
+}
+
+/// Where one styled `generateSync` spends its time, in nanoseconds a stage (internal: the
+/// bench's per-stage table).
+#[napi(object, js_name = "StyledStages")]
+pub struct JsStyledStages {
+    /// Encoding the text into modules.
+    pub encode: f64,
+    /// Reading and placing the logo.
+    pub logo: f64,
+    /// Laying out the figures.
+    pub layout: f64,
+    /// Filling them into pixels (SVG: writing the document).
+    pub raster: f64,
+    /// PNG, JPEG or WebP encoding.
+    pub compress: f64,
+}
+
+/// Draws a styled code once and says how long each stage took (internal, for the bench).
+#[napi(js_name = "__styledStagesSync", ts_args_type = "input: Input, options?: QrOptions")]
+pub fn styled_stages_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi::Result<JsStyledStages> {
+    js::sync_call(&env, || {
+        let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
+        let data = one_input(&env, input)?;
+        let at = std::time::Instant::now();
+        let matrix = qr::encode_symbol(&data.as_input(), &settings.encode, None)?.matrix;
+        let encode = at.elapsed().as_nanos() as f64;
+        let mut st = Stages::default();
+        render_styled_timed(&matrix, &settings, &mut st)?;
+        Ok(JsStyledStages { encode, logo: st.logo, layout: st.layout, raster: st.raster, compress: st.compress })
+    })
 }
 
 /// A QR code's modules, without image.

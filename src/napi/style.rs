@@ -138,11 +138,13 @@ fn read_logo(v: &Val) -> Result<LogoSpec> {
                 "The argument 'options.style.logo.image' must not be empty (a zero-length or detached buffer)",
             ))
         }
-        Some(bytes) if bytes.len() > logo::MAX_FILE_BYTES => return Err(Error::out_of_range(format!(
+        Some(bytes) if bytes.len() > logo::MAX_FILE_BYTES => {
+            return Err(Error::out_of_range(format!(
             "The value of \"options.style.logo.image.length\" is out of range. It must be <= {} (16 MiB). Received {}",
             logo::MAX_FILE_BYTES,
             bytes.len()
-        ))),
+        )))
+        }
         Some(bytes) => bytes.to_vec(),
         None => return Err(js::wrong_type("options.style.logo.image", "an instance of Buffer or Uint8Array", &image)),
     };

@@ -21,6 +21,28 @@ pub struct LogoImage {
     pub width: u32,
     pub height: u32,
     pub rgba: Vec<u8>,
+    /// The file as given, with its MIME type, when it is small enough for an SVG to embed as
+    /// it is (it decoded, so it is the image it claims to be); else SVG embeds a new PNG.
+    pub original: Option<(&'static str, Vec<u8>)>,
+}
+
+/// Largest logo file an SVG embeds as given.
+pub const EMBED_AS_GIVEN: usize = 64 << 10;
+
+/// `decode`, keeping the file for SVG when it is at most `EMBED_AS_GIVEN` bytes.
+pub fn decode_for_embedding(file: &[u8]) -> Result<LogoImage> {
+    let mut image = decode(file)?;
+    if file.len() <= EMBED_AS_GIVEN {
+        let mime = match image::guess_format(file) {
+            Ok(image::ImageFormat::Png) => Some("image/png"),
+            Ok(image::ImageFormat::Jpeg) => Some("image/jpeg"),
+            Ok(image::ImageFormat::WebP) => Some("image/webp"),
+            Ok(image::ImageFormat::Gif) => Some("image/gif"),
+            _ => None,
+        };
+        image.original = mime.map(|m| (m, file.to_vec()));
+    }
+    Ok(image)
 }
 
 fn unreadable(detail: impl std::fmt::Display) -> Error {
@@ -67,7 +89,7 @@ pub fn decode(file: &[u8]) -> Result<LogoImage> {
     limits.max_alloc = Some(pixels * 16 + (1 << 20));
     reader.limits(limits);
     let img = reader.decode().map_err(unreadable)?.into_rgba8();
-    Ok(LogoImage { width: img.width(), height: img.height(), rgba: img.into_raw() })
+    Ok(LogoImage { width: img.width(), height: img.height(), rgba: img.into_raw(), original: None })
 }
 
 fn read_png(file: &[u8]) -> Result<LogoImage> {
@@ -91,7 +113,7 @@ fn read_png(file: &[u8]) -> Result<LogoImage> {
     if rgba.len() as u64 != out.width as u64 * out.height as u64 * 4 {
         return Err(unreadable("its rows are not whole"));
     }
-    Ok(LogoImage { width: out.width, height: out.height, rgba })
+    Ok(LogoImage { width: out.width, height: out.height, rgba, original: None })
 }
 
 /// Where the logo's box lies, in modules from the symbol's top-left corner.

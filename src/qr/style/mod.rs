@@ -29,26 +29,72 @@ pub enum ImageFormat {
     Webp,
 }
 
+/// Time spent in each stage of `draw`, in nanoseconds (the bench's per-stage table).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stages {
+    /// Reading the logo file and placing it within the budget.
+    pub logo: f64,
+    /// Figures and paints laid out.
+    pub layout: f64,
+    /// Filling the outlines (and drawing the logo) into pixels; SVG: writing the document.
+    pub raster: f64,
+    /// PNG, JPEG or WebP encoding; nothing for SVG.
+    pub compress: f64,
+}
+
 /// Draws `matrix` in `style` as `format` (`quality` for JPEG).
 pub fn draw(matrix: &QrMatrix, style: &Style, layout: Layout, format: ImageFormat, quality: u8) -> Result<Vec<u8>> {
+    draw_timed(matrix, style, layout, format, quality, &mut Stages::default())
+}
+
+/// `draw`, recording each stage's time in `stages`.
+pub fn draw_timed(
+    matrix: &QrMatrix,
+    style: &Style,
+    layout: Layout,
+    format: ImageFormat,
+    quality: u8,
+    stages: &mut Stages,
+) -> Result<Vec<u8>> {
+    let mark = |from: std::time::Instant| from.elapsed().as_nanos() as f64;
+    let mut t = Stages::default();
+    let at = std::time::Instant::now();
     let logo = match &style.logo {
         None => None,
         Some(spec) => {
-            let image = logo::decode(&spec.file)?;
+            let image = if format == ImageFormat::Svg {
+                logo::decode_for_embedding(&spec.file)?
+            } else {
+                logo::decode(&spec.file)?
+            };
             let placement = logo::place(spec, matrix.version, matrix.level, matrix.size, &image)?;
             Some(scene::LogoInput { image, placement })
         }
     };
+    t.logo = mark(at);
+    let at = std::time::Instant::now();
     let scene = scene::scene(matrix, style, layout, logo);
-    match format {
-        ImageFormat::Svg => Ok(svg::write(&scene).into_bytes()),
+    t.layout = mark(at);
+    let at = std::time::Instant::now();
+    let out = match format {
+        ImageFormat::Svg => {
+            let svg = svg::write(&scene).into_bytes();
+            t.raster = mark(at);
+            svg
+        }
         raster_format => {
             let pixmap = raster::paint(&scene)?;
-            match raster_format {
+            t.raster = mark(at);
+            let at = std::time::Instant::now();
+            let bytes = match raster_format {
                 ImageFormat::Jpeg => raster::jpeg(&pixmap, quality),
                 ImageFormat::Webp => raster::webp(pixmap),
                 _ => raster::png(pixmap),
-            }
+            }?;
+            t.compress = mark(at);
+            bytes
         }
-    }
+    };
+    *stages = t;
+    Ok(out)
 }

@@ -96,7 +96,7 @@ impl Pen {
 
     /// The contour turned `quarters` quarter turns clockwise about the unit square's
     /// centre, scaled by `size` and moved to `at`.
-    fn place(self, at: Point, size: f64, quarters: u8) -> Contour {
+    fn place(&self, at: Point, size: f64, quarters: u8) -> Contour {
         let map = |p: Point| {
             let (u, v) = match quarters % 4 {
                 0 => (p.x, p.y),
@@ -110,8 +110,8 @@ impl Pen {
             start: map(self.start),
             segs: self
                 .segs
-                .into_iter()
-                .map(|s| match s {
+                .iter()
+                .map(|&s| match s {
                     Seg::Line(p) => Seg::Line(map(p)),
                     Seg::Cubic(a, b, c) => Seg::Cubic(map(a), map(b), map(c)),
                 })
@@ -179,17 +179,37 @@ fn corners_rounded() -> Pen {
 
 /// Appends the figure of one dark module at `at`, `size` px, in `shape`; `dark(dr, dc)`
 /// says whether the neighbour `dr` rows and `dc` columns away is drawn dark.
+/// The module figures, each traced once in the unit square.
+#[derive(Clone, Copy)]
+enum Figure {
+    Square,
+    Circle,
+    SideRounded,
+    CornerRounded,
+    CornerExtraRounded,
+    CornersRounded,
+}
+
+/// `figure`'s outline, built on first use (its arcs cost trigonometry a code's thousand
+/// modules should not repeat).
+fn unit(figure: Figure) -> &'static Pen {
+    static FIGURES: std::sync::OnceLock<[Pen; 6]> = std::sync::OnceLock::new();
+    &FIGURES.get_or_init(|| {
+        [square(), circle(), side_rounded(), corner_rounded(), corner_extra_rounded(), corners_rounded()]
+    })[figure as usize]
+}
+
 pub fn dot(out: &mut Outline, shape: DotShape, at: Point, size: f64, dark: impl Fn(isize, isize) -> bool) {
     let (left, right, top, bottom) = (dark(0, -1), dark(0, 1), dark(-1, 0), dark(1, 0));
     let count = left as u8 + right as u8 + top as u8 + bottom as u8;
-    let (pen, quarters) = match shape {
-        DotShape::Square => (square(), 0),
-        DotShape::Dots => (circle(), 0),
+    let (figure, quarters) = match shape {
+        DotShape::Square => (Figure::Square, 0),
+        DotShape::Dots => (Figure::Circle, 0),
         DotShape::Rounded | DotShape::ExtraRounded => {
             if count == 0 {
-                (circle(), 0)
+                (Figure::Circle, 0)
             } else if count > 2 || (left && right) || (top && bottom) {
-                (square(), 0)
+                (Figure::Square, 0)
             } else if count == 2 {
                 let q = if left && top {
                     1
@@ -200,10 +220,10 @@ pub fn dot(out: &mut Outline, shape: DotShape, at: Point, size: f64, dark: impl 
                 } else {
                     0
                 };
-                (if shape == DotShape::Rounded { corner_rounded() } else { corner_extra_rounded() }, q)
+                (if shape == DotShape::Rounded { Figure::CornerRounded } else { Figure::CornerExtraRounded }, q)
             } else {
                 (
-                    side_rounded(),
+                    Figure::SideRounded,
                     if top {
                         1
                     } else if right {
@@ -217,19 +237,19 @@ pub fn dot(out: &mut Outline, shape: DotShape, at: Point, size: f64, dark: impl 
             }
         }
         DotShape::Classy | DotShape::ClassyRounded => {
-            let corner = || if shape == DotShape::Classy { corner_rounded() } else { corner_extra_rounded() };
+            let corner = || if shape == DotShape::Classy { Figure::CornerRounded } else { Figure::CornerExtraRounded };
             if count == 0 {
-                (corners_rounded(), 1)
+                (Figure::CornersRounded, 1)
             } else if !left && !top {
                 (corner(), 3)
             } else if !right && !bottom {
                 (corner(), 1)
             } else {
-                (square(), 0)
+                (Figure::Square, 0)
             }
         }
     };
-    out.contours.push(pen.place(at, size, quarters));
+    out.contours.push(unit(figure).place(at, size, quarters));
 }
 
 /// A rectangle `w` × `h` at `at` with corners of radius `r`, traced forwards.

@@ -8,11 +8,42 @@ use super::spec::{linear_ends, GradientKind, Paint, PaintBox};
 use crate::qr::render::Colour;
 use std::fmt::Write;
 
-/// A coordinate with at most two decimals, without trailing zeros.
+/// A coordinate with at most two decimals, without trailing zeros: written digit by digit
+/// from its hundredths (a path has thousands of them, and `{}` of an `f64` is the slow part
+/// of the document).
 fn num(out: &mut String, v: f64) {
-    let r = (v * 100.0).round() / 100.0;
-    let r = if r == 0.0 { 0.0 } else { r };
-    let _ = write!(out, "{r}");
+    let hundredths = (v * 100.0).round();
+    if !hundredths.is_finite() || hundredths.abs() >= 1e15 {
+        out.push('0');
+        return;
+    }
+    let mut n = hundredths as i64;
+    if n < 0 {
+        out.push('-');
+        n = -n;
+    }
+    let (whole, frac) = (n / 100, n % 100);
+    let mut digits = [0u8; 20];
+    let mut len = 0;
+    let mut w = whole;
+    loop {
+        digits[len] = b'0' + (w % 10) as u8;
+        len += 1;
+        w /= 10;
+        if w == 0 {
+            break;
+        }
+    }
+    for &d in digits[..len].iter().rev() {
+        out.push(d as char);
+    }
+    if frac != 0 {
+        out.push('.');
+        out.push((b'0' + (frac / 10) as u8) as char);
+        if frac % 10 != 0 {
+            out.push((b'0' + (frac % 10) as u8) as char);
+        }
+    }
 }
 
 fn d(outline: &Outline) -> String {
@@ -22,11 +53,22 @@ fn d(outline: &Outline) -> String {
         s.push(' ');
         num(s, y);
     };
+    let same = |a: f64, b: f64| (a * 100.0).round() == (b * 100.0).round();
     for c in &outline.contours {
         s.push('M');
         pt(&mut s, c.start.x, c.start.y);
+        let mut at = c.start;
         for seg in &c.segs {
             match *seg {
+                // Lines along an axis as `H`/`V`: half the numbers (most of a path's lines).
+                Seg::Line(p) if same(p.y, at.y) => {
+                    s.push('H');
+                    num(&mut s, p.x);
+                }
+                Seg::Line(p) if same(p.x, at.x) => {
+                    s.push('V');
+                    num(&mut s, p.y);
+                }
                 Seg::Line(p) => {
                     s.push('L');
                     pt(&mut s, p.x, p.y);
@@ -40,6 +82,9 @@ fn d(outline: &Outline) -> String {
                     pt(&mut s, p.x, p.y);
                 }
             }
+            at = match *seg {
+                Seg::Line(p) | Seg::Cubic(_, _, p) => p,
+            };
         }
         s.push('Z');
     }
@@ -92,13 +137,16 @@ fn paint_attrs(out: &mut String, defs: &mut String, id: usize, paint: &Paint, ar
     let _ = write!(out, " fill=\"url(#g{id})\"");
 }
 
-/// The logo as an `<image>` with a PNG data URL: the decoded pixels written anew (at twice
-/// the drawn size at most, for sharp zooming), never the caller's file as it came.
+/// The logo as an `<image>` with a data URL: a small PNG, JPEG, WebP or GIF file as it came
+/// (it decoded, so it is that image), else the decoded pixels written anew as PNG at twice
+/// the drawn size at most (sharp when zoomed, and no 16 MiB file inside every SVG).
 fn image(out: &mut String, logo: &SceneLogo) {
-    use base64::Engine;
     use image::ImageEncoder;
     if logo.w < 0.5 || logo.h < 0.5 {
         return;
+    }
+    if let Some((mime, file)) = &logo.image.original {
+        return embed(out, logo, mime, file);
     }
     let (iw, ih) = (logo.image.width, logo.image.height);
     let scale = ((2.0 * logo.w / iw as f64).min(2.0 * logo.h / ih as f64)).min(1.0);
@@ -116,6 +164,12 @@ fn image(out: &mut String, logo: &SceneLogo) {
     {
         return;
     }
+    embed(out, logo, "image/png", &png);
+}
+
+/// `<image>` of `file` (a `mime` image) as a data URL over the logo's place.
+fn embed(out: &mut String, logo: &SceneLogo, mime: &str, file: &[u8]) {
+    use base64::Engine;
     out.push_str("<image x=\"");
     num(out, logo.x);
     out.push_str("\" y=\"");
@@ -124,8 +178,8 @@ fn image(out: &mut String, logo: &SceneLogo) {
     num(out, logo.w);
     out.push_str("\" height=\"");
     num(out, logo.h);
-    out.push_str("\" preserveAspectRatio=\"none\" href=\"data:image/png;base64,");
-    base64::engine::general_purpose::STANDARD.encode_string(&png, out);
+    let _ = write!(out, "\" preserveAspectRatio=\"none\" href=\"data:{mime};base64,");
+    base64::engine::general_purpose::STANDARD.encode_string(file, out);
     out.push_str("\"/>");
 }
 
@@ -177,4 +231,26 @@ pub fn write(scene: &Scene) -> String {
     out.push_str(&body);
     out.push_str("</svg>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn numbers_have_at_most_two_decimals() {
+        let cases = [
+            (0.0, "0"),
+            (-0.001, "0"),
+            (1.5, "1.5"),
+            (2.25, "2.25"),
+            (10.0, "10"),
+            (-3.456, "-3.46"),
+            (0.05, "0.05"),
+            (123.999, "124"),
+        ];
+        for (v, want) in cases {
+            let mut s = String::new();
+            super::num(&mut s, v);
+            assert_eq!(s, want, "{v}");
+        }
+    }
 }
