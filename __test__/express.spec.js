@@ -43,3 +43,28 @@ test('50 concurrent requests all succeed', async () => {
   const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => fetch(`${base}/qrcode?text=req${i}`)))
   for (const res of answers) assert.equal(res.status, 200)
 })
+
+test('GET /qrcode/styled answers each format with the logo, and each decodes to the text', async () => {
+  const text = 'https://example.com/styled?id=7'
+  for (const [format, type] of [['png', 'image/png'], ['jpeg', 'image/jpeg'], ['svg', 'image/svg+xml'], ['webp', 'image/webp']]) {
+    const res = await fetch(`${base}/qrcode/styled?text=${encodeURIComponent(text)}&dots=classy-rounded&format=${format}`)
+    assert.equal(res.status, 200, format)
+    assert.match(res.headers.get('content-type'), new RegExp(`^${type.replace('+', '\\+')}`))
+    const body = Buffer.from(await res.arrayBuffer())
+    if (format === 'png' || format === 'jpeg') assert.deepEqual(await decoder.decode(body), Buffer.from(text), format)
+    if (format === 'svg') assert.match(body.toString(), /<image [^>]*href="data:image\/png;base64,/)
+    if (format === 'webp') assert.equal(body.subarray(8, 12).toString(), 'WEBP')
+  }
+})
+
+test('GET /qrcode/styled refuses a shape or format off its lists, and text too long for level H', async () => {
+  for (const q of ['dots=star', 'format=gif', 'dots=']) {
+    const res = await fetch(`${base}/qrcode/styled?text=x&${q}`)
+    assert.equal(res.status, 400, q)
+  }
+  const res = await fetch(`${base}/qrcode/styled?text=${'9'.repeat(500)}&dots=rounded`)
+  assert.equal(res.status, 200)
+  const long = await fetch(`${base}/qrcode/styled?text=${encodeURIComponent('€'.repeat(512))}`)
+  assert.equal(long.status, 400)
+  assert.match(await long.text(), /too long|too big|QR/i)
+})

@@ -321,3 +321,34 @@ describe('bad style options: a clear error, the right class and code', () => {
     assert.throws(() => q.generateSync('x', { style }), (e) => e === boom)
   })
 })
+
+describe('the CLI\'s style flags', () => {
+  const { spawnSync } = require('node:child_process')
+  const os = require('node:os')
+  const cli = path.join(__dirname, '..', 'bin', 'qr-native.js')
+  const run = (args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', input: '' })
+
+  test('--dots, --corners, --corner-dots, --gradient and --logo write a code that scans, as PNG and JPEG', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-native-cli-'))
+    try {
+      for (const file of ['styled.png', 'styled.jpg']) {
+        const out = path.join(dir, file)
+        const r = run(['--dots', 'rounded', '--corners', 'extra-rounded', '--corner-dots', 'dot', '--gradient', 'radial:#0d47a1,#b71c1c',
+          '--logo', path.join(LOGOS, 'pino-favicon.png'), '--logo-size', '0.12', '-o', out, 'https://example.com/cli'])
+        assert.equal(r.status, 0, r.stderr)
+        assert.equal(await read(fs.readFileSync(out)), 'https://example.com/cli', file)
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('style flags without -o, and a shape off the list, exit 1 saying why', () => {
+    const noFile = run(['--dots', 'rounded', 'x'])
+    assert.equal(noFile.status, 1)
+    assert.match(noFile.stderr, /style options -> output/)
+    const bad = run(['--dots', 'star', '-o', path.join(os.tmpdir(), `qr-native-bad-${process.pid}.png`), 'x'])
+    assert.equal(bad.status, 1)
+    assert.match(bad.stderr, /must be one of 'square', 'dots'/)
+  })
+})

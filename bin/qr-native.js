@@ -2,6 +2,8 @@
 'use strict'
 // `qr-native [options] <input string>`: the flags of the `qrcode` package's CLI. Draws in the
 // terminal, or with -o saves a PNG, SVG or text file (type from -t or the file's extension).
+// The style flags (--dots, --corners, --corner-dots, --gradient, --logo) and the JPEG and
+// WebP types draw a styled code with `generate` instead; they need -o.
 const { parseArgs } = require('node:util')
 const qr = require('../compat')
 
@@ -14,7 +16,7 @@ QR Code options:
   -m, --mask      Mask pattern (0 - 7)
 
 Renderer options:
-  -t, --type        Output type  [choices: "png", "svg", "utf8"]
+  -t, --type        Output type  [choices: "png", "svg", "utf8", "jpeg", "webp"]
   -i, --inverse     Invert colors
   -w, --width       Image width (px)
   -s, --scale       Scale factor
@@ -22,6 +24,17 @@ Renderer options:
   -l, --lightcolor  Light RGBA hex color
   -d, --darkcolor   Dark RGBA hex color
       --small       Output smaller QR code to terminal
+
+Style options (need -o; see docs/styles.md):
+      --dots         Module shape  [choices: "square", "dots", "rounded", "extra-rounded",
+                     "classy", "classy-rounded"]
+      --corners      Finder ring shape: "square", "dot", "extra-rounded" or a module shape
+      --corner-dots  Finder centre shape: "square", "dot" or a module shape
+      --gradient     Dots gradient: colours separated by commas, "radial:" in front for a
+                     radial one (e.g. "#0d47a1,#b71c1c")
+      --logo         Logo file (PNG, JPEG, WebP, GIF or BMP), sized to what the code can spare
+      --logo-size    Logo size as a share of the symbol's side, (0, 0.5]
+      --quality      JPEG quality (1 - 100)
 
 Reading codes:
       --decode      Read every QR code in a PNG, JPEG, WebP, GIF or BMP file (or - for
@@ -39,6 +52,8 @@ Examples:
   qr-native "some text"                     Draw in terminal window
   qr-native -o out.png "some text"          Save as png image
   qr-native -d F00 -o out.png "some text"   Use red as foreground color
+  qr-native --dots rounded --logo logo.png -o out.png "some text"
+                                            Save a styled code with a logo
   qr-native --decode ticket.jpg             Print the text of each code in the photo
 `
 
@@ -65,6 +80,13 @@ function parse (argv) {
         lightcolor: { type: 'string', short: 'l' },
         darkcolor: { type: 'string', short: 'd' },
         small: { type: 'boolean' },
+        dots: { type: 'string' },
+        corners: { type: 'string' },
+        'corner-dots': { type: 'string' },
+        gradient: { type: 'string' },
+        logo: { type: 'string' },
+        'logo-size': { type: 'string' },
+        quality: { type: 'string' },
         output: { type: 'string', short: 'o' },
         decode: { type: 'string' },
         'try-harder': { type: 'boolean' },
@@ -78,7 +100,8 @@ function parse (argv) {
   }
   const v = parsed.values
   if (v.error && !['L', 'M', 'Q', 'H'].includes(v.error)) fail(`Invalid values:\n  Argument: e, Given: "${v.error}", Choices: "L", "M", "Q", "H"`)
-  if (v.type && !['png', 'svg', 'utf8'].includes(v.type)) fail(`Invalid values:\n  Argument: t, Given: "${v.type}", Choices: "png", "svg", "utf8"`)
+  if (v.type && !['png', 'svg', 'utf8', 'jpeg', 'webp'].includes(v.type)) fail(`Invalid values:\n  Argument: t, Given: "${v.type}", Choices: "png", "svg", "utf8", "jpeg", "webp"`)
+  if (styled(v) && !v.output) fail('Missing dependent arguments:\n style options -> output (terminal output cannot be styled)')
   if (v.type && !v.output) fail('Missing dependent arguments:\n type -> output')
   if (v.width && v.scale) fail('Arguments width and scale are mutually exclusive')
   if (v.small && v.type) fail('Arguments small and type are mutually exclusive')
@@ -100,8 +123,67 @@ function options (v) {
   }
 }
 
+const STYLE_FLAGS = ['dots', 'corners', 'corner-dots', 'gradient', 'logo', 'logo-size', 'quality']
+
+/** Whether the flags ask for a styled code (a style flag, or a JPEG or WebP file). */
+function styled (v) {
+  const type = v.type || (v.output && typeFromName(v.output))
+  return STYLE_FLAGS.some((k) => v[k] !== undefined) || type === 'jpeg' || type === 'webp'
+}
+
+function typeFromName (file) {
+  const ext = require('node:path').extname(file).slice(1).toLowerCase()
+  return { png: 'png', svg: 'svg', jpg: 'jpeg', jpeg: 'jpeg', webp: 'webp', txt: 'utf8' }[ext]
+}
+
+/** The native options for a styled code; numbers are checked by `generate` itself. */
+function styleOptions (v) {
+  const num = (s) => (s === undefined ? undefined : Number(s))
+  const hex = (c) => (c === undefined ? undefined : c.startsWith('#') ? c : '#' + c)
+  const style = {}
+  if (v.dots || v.gradient) style.dots = { type: v.dots }
+  if (v.gradient) {
+    const radial = v.gradient.startsWith('radial:')
+    const colours = v.gradient.replace(/^(radial|linear):/, '').split(',')
+    style.dots.gradient = {
+      type: radial ? 'radial' : 'linear',
+      colorStops: colours.map((color, i) => ({ offset: colours.length > 1 ? i / (colours.length - 1) : 0, color: hex(color.trim()) }))
+    }
+  }
+  if (v.corners) style.cornersSquare = { type: v.corners }
+  if (v['corner-dots']) style.cornersDot = { type: v['corner-dots'] }
+  if (v.logo) style.logo = { image: require('node:fs').readFileSync(v.logo), size: num(v['logo-size']) }
+  const options = {
+    type: v.type || typeFromName(v.output) || 'png',
+    errorCorrectionLevel: v.error,
+    version: num(v.qversion),
+    maskPattern: num(v.mask),
+    margin: num(v.qzone),
+    width: num(v.width),
+    scale: num(v.scale),
+    quality: num(v.quality),
+    color: { light: hex(v.lightcolor), dark: hex(v.darkcolor) },
+    style
+  }
+  for (const k of Object.keys(options)) if (options[k] === undefined) delete options[k]
+  for (const k of Object.keys(options.color)) if (options.color[k] === undefined) delete options.color[k]
+  return options
+}
+
+async function runStyled (text, v) {
+  try {
+    const out = await require('..').generate(text, styleOptions(v))
+    await require('node:fs').promises.writeFile(v.output, out)
+  } catch (e) {
+    console.error('Error:', e.message)
+    process.exit(1)
+  }
+  console.log('saved qrcode to: ' + v.output + '\n')
+}
+
 function run (text, v) {
   if (!text.length) fail('')
+  if (styled(v)) return runStyled(text, v)
   const opts = options(v)
   if (v.output) {
     qr.toFile(v.output, text, opts, (err) => {
