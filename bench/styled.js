@@ -9,6 +9,8 @@ const path = require('node:path')
 const q = require('..')
 const binding = require('../lib/load.js')
 const { interleave, opsPerSecAsync, summary } = require('./lib/measure')
+const finders = require('./lib/finders')
+const { QrDecoder } = require('../__test__/helpers/decoder.js')
 
 const TEXT = 'https://example.com/products/12345?ref=qr-1'
 const LOGO = fs.readFileSync(path.join(__dirname, '..', '__test__', 'fixtures', 'logos', 'pino-favicon.png'))
@@ -53,6 +55,33 @@ function ours (type, logo) {
   }
 }
 
+/**
+ * qr-code-styling's own drawing of every finder combination (rounded dots, level M, SVG
+ * rasterised by librsvg through sharp at 300 px; resvg 2.6 does not draw its quoted
+ * `clip-path` URLs): how many zxing-wasm and our `decode` read.
+ */
+async function theirFinders (p, zxing) {
+  const sharp = require('sharp')
+  const text = 'https://qr-native.example/styled?id=42'
+  const out = { drawn: 0, zxing: 0, decode: 0, 'decode, not zxing': 0 }
+  for (const ring of finders.RINGS) {
+    for (const centre of finders.CENTRES) {
+      const svg = await new p.QRCodeStyling({
+        width: 300, height: 300, margin: 8, data: text, jsdom: p.JSDOM, type: 'svg',
+        dotsOptions: { type: 'rounded', color: '#222222' }, cornersSquareOptions: { type: ring }, cornersDotOptions: { type: centre }
+      }).getRawData('svg')
+      const png = await sharp(svg).flatten({ background: '#ffffff' }).png().toBuffer()
+      const z = String(await zxing.decode(png)) === text
+      const mine = q.decodeSync(png).some((c) => c.text === text)
+      out.drawn++
+      if (z) out.zxing++
+      if (mine) out.decode++
+      if (mine && !z) out['decode, not zxing']++
+    }
+  }
+  return out
+}
+
 async function run ({ quick, progress }) {
   const p = peer()
   const ms = quick ? 400 : 1200
@@ -85,7 +114,12 @@ async function run ({ quick, progress }) {
     'no logo': { 'qr-code-styling': plainTheirs.length, 'qr-native': q.generateSync(TEXT, ours('png', false)).length },
     logo: { 'qr-code-styling': (await new p.QRCodeStyling(theirs(p, true)).getRawData('png')).length, 'qr-native': q.generateSync(TEXT, ours('png', true)).length }
   }
-  return { formats, unsupported, stages, bytes, versions: { 'qr-code-styling': require('qr-code-styling/package.json').version, jsdom: require('jsdom/package.json').version, '@napi-rs/canvas': require('@napi-rs/canvas/package.json').version } }
+  const zxing = new QrDecoder()
+  progress('styled: every finder combination, ours')
+  const matrix = await finders.measure((png) => zxing.decode(png))
+  progress('styled: every finder combination, drawn by qr-code-styling')
+  const theirsRead = await theirFinders(p, zxing)
+  return { formats, unsupported, stages, bytes, matrix, theirsRead, versions: { 'qr-code-styling': require('qr-code-styling/package.json').version, jsdom: require('jsdom/package.json').version, '@napi-rs/canvas': require('@napi-rs/canvas/package.json').version } }
 }
 
 const ratio = (r) => r['qr-native'].median / r['qr-code-styling'].median
@@ -97,6 +131,8 @@ function goals (results) {
     return { goal: `#47: styled ${type.toUpperCase()} vs qr-code-styling, 300 px with a logo`, value, target: `≥ ${target}×`, met: value >= target }
   })
   const b = results.bytes['no logo']
+  const t = results.theirsRead
+  out.push({ goal: "#47: decode on qr-code-styling's finder combinations, codes read vs zxing-wasm", value: `${t.decode} vs ${t.zxing} of ${t.drawn}`, target: '≥ zxing-wasm', met: t.decode >= t.zxing })
   out.push({ goal: '#47: styled PNG bytes vs qr-code-styling, same picture', value: b['qr-native'] / b['qr-code-styling'], target: '≤ 1', met: b['qr-native'] <= b['qr-code-styling'] })
   return out
 }
@@ -116,6 +152,14 @@ function report (results) {
   lines.push('', '### Styled PNG bytes, 300 px (the logo case differs in picture: each package sizes the logo by its own rule)', '',
     '| picture | qr-code-styling | qr-native |', '|---|---|---|')
   for (const [name, b] of Object.entries(results.bytes)) lines.push(`| ${name} | ${b['qr-code-styling']} | ${b['qr-native']} |`)
+  const m = results.matrix
+  lines.push('', `### Styled codes: finder combinations. Each of the 294 dot × corner-square × corner-dot types drawn by qr-native in ${finders.GEOMETRIES.length} geometries (refused ones, by the drawer without the check, in ${finders.GEOMETRIES.length + finders.MORE.length}), decoded by zxing-wasm and by decode`, '',
+    '| combinations | codes | zxing-wasm missed | decode missed | |', '|---|---|---|---|---|',
+    `| ${m.accepted.combinations} accepted | ${m.accepted.drawn} | ${m.failures.filter((f) => f.includes('zxing')).length} | ${m.failures.filter((f) => f.includes('decode read')).length} | |`)
+  for (const [rule, r] of Object.entries(m.rules)) lines.push(`| ${r.combinations} refused | ${r.drawn} | ${r.zxingMissed} | ${r.decodeMissed} | ${rule} |`)
+  const t = results.theirsRead
+  lines.push('', `### Styled codes: qr-code-styling's own drawing of its ${t.drawn} corner-square × corner-dot combinations (rounded dots, level M, SVG through librsvg at 300 px), codes read`, '',
+    '| zxing-wasm | qr-native decode | decode, where zxing-wasm did not |', '|---|---|---|', `| ${t.zxing} | ${t.decode} | ${t['decode, not zxing']} |`)
   return lines.join('\n')
 }
 

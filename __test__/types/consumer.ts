@@ -3,6 +3,7 @@
 // right compiles, and each misuse below is a compile error (`@ts-expect-error` fails the
 // compile if it is not).
 import { concurrency, decode, decodeSync, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'
+import type { QrStyle, QrLogo, DotType, Paint, QrGradient, ImageType, CornerSquareType, CornerDotType, ColorStop } from 'qr-native'
 import type { DataURLOptions, DecodeOptions, ImageInput, Point, QrCode, QrPosition, QrSegment, FoundMatch, GlobOptions, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
 // @ts-expect-error: internal entry points are not exported
 import { __compatEncode } from 'qr-native'
@@ -17,6 +18,22 @@ async function main (): Promise<void> {
   const many: Buffer[] = await generateMany(['a', input])
   const sync: Buffer = generateSync('text')
   const url: string = await toDataURL('text', { type: 'svg' })
+  const stops: ColorStop[] = [{ offset: 0, color: '#000' }, { offset: 1, color: '#333' }]
+  const gradient: QrGradient = { type: 'radial', colorStops: stops }
+  const paint: Paint = { gradient }
+  const logo: QrLogo = { image: Buffer.from('png'), size: 0.2, margin: 2, hideBackgroundDots: true }
+  const dots: DotType = 'classy-rounded'
+  const ring: CornerSquareType = 'extra-rounded'
+  const centre: CornerDotType = 'dot'
+  const style: QrStyle = { dots: { type: dots, ...paint }, cornersSquare: { type: ring }, cornersDot: { type: centre }, background: { color: '#fff', round: 0.2 }, shape: 'circle', logo }
+  const kind: ImageType = 'webp'
+  const styled: Buffer = await generate('text', { type: kind, quality: 80, style })
+  const styledUrl: string = await toDataURL('text', { type: 'jpeg', style })
+  // @ts-expect-error: not a dot type
+  const badDots: QrStyle = { dots: { type: 'hexagon' } }
+  // @ts-expect-error: a gradient needs its stops
+  const badGradient: QrGradient = { type: 'linear' }
+  console.log(styled, styledUrl, badDots, badGradient)
   const svg: string = await toString('text', { type: 'svg' })
   const matrix: QrMatrix = encode('text')
   const size: number = matrix.size + matrix.modules.length

@@ -66,6 +66,7 @@ function chunks (results) {
 // The README's headline: one or two goals per family, by the start of their names.
 const HEADLINE = [
   'generateSync vs qrcode, 44-char URL', 'generateSync vs qrcode, 500 chars', 'compat toBuffer vs qrcode',
+  '#47: styled PNG vs qr-code-styling',
   'HTTP throughput, ours vs tier 0', '#17: ms per image, zxing-wasm', "#45: photos (zxing-cpp's samples), ms per image, zxing-wasm",
   '#45: photos, codes read', 'Matcher.test vs JS union RegExp (1500 patterns)', "isbot's list: Matcher.test vs isbot(), browser",
   '200 globs: Matcher.test vs picomatch', 'scanLines vs JS split-and-test', 'fs.readFile during a burst'
