@@ -352,3 +352,31 @@ describe('the CLI\'s style flags', () => {
     assert.match(bad.stderr, /must be one of 'square', 'dots'/)
   })
 })
+
+describe('decode on qr-code-styling\'s own drawings', () => {
+  let peer = null
+  try {
+    peer = { JSDOM: require('jsdom').JSDOM, QRCodeStyling: require('qr-code-styling/lib/qr-code-styling.common.js').QRCodeStyling }
+  } catch { peer = null }
+  test('every corner-square × corner-dot combination it draws: decode reads at least as many as zxing-wasm', { skip: NO_SHARP || (peer ? false : 'qr-code-styling and jsdom (devDependencies) are missing') }, async () => {
+    const text = 'https://qr-native.example/styled?id=42'
+    let z = 0
+    let ours = 0
+    let n = 0
+    for (const ring of RINGS) {
+      for (const centre of [...CENTRES, 'dots']) {
+        if (n++ % STEP) continue
+        const svg = await new peer.QRCodeStyling({
+          width: 300, height: 300, margin: 8, data: text, jsdom: peer.JSDOM, type: 'svg',
+          dotsOptions: { type: 'rounded', color: '#222222' }, cornersSquareOptions: { type: ring }, cornersDotOptions: { type: centre }
+        }).getRawData('svg')
+        // librsvg (through sharp): resvg 2.6 does not draw qr-code-styling's quoted clip-path URLs.
+        const png = await sharp(svg).flatten({ background: '#ffffff' }).png().toBuffer()
+        if (await read(png) === text) z++
+        if (q.decodeSync(png).some((c) => c.text === text)) ours++
+      }
+    }
+    assert.ok(ours >= z, `decode read ${ours}, zxing-wasm ${z}`)
+    assert.ok(z > 0)
+  })
+})

@@ -107,3 +107,19 @@ test('a logo buffer transferred, shrunk or rewritten while its call waits in the
     Promise.all([slow, p1, p2, p3]).then((out) => answer(out.slice(1).map((png) => qr.decodeSync(png).map((c) => c.text)[0])))`))
   assert.deepEqual(a, ['resized', 'transferred', 'rewritten'])
 })
+
+test('SVG logos (entity expansion, external references, a huge viewBox) are refused unread, nothing fetched', () => {
+  const a = survived(assert, runCase(`
+    const lol = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">' +
+      Array.from({ length: 9 }, (_, i) => '<!ENTITY lol' + (i + 1) + ' "' + ('&lol' + (i || '') + ';').repeat(10) + '">').join('') +
+      ']><svg xmlns="http://www.w3.org/2000/svg">&lol9;</svg>'
+    const files = [lol,
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image href="http://127.0.0.1:9/x.png" width="10" height="10"/></svg>',
+      '\\ufeff  <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e30 1e30" width="1e30" height="1e30"/>']
+    const t0 = Date.now()
+    const out = files.map((f) => attempt(() => qr.generateSync('svg logo', { style: { logo: { image: Buffer.from(f) } } })))
+    answer({ codes: out.map((r) => r.code), messages: out.map((r) => r.message), ms: Date.now() - t0 })`, { memoryKiB: CAP_KIB }))
+  assert.deepEqual(a.codes, ['ERR_INVALID_ARG_VALUE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_ARG_VALUE'])
+  for (const m of a.messages) assert.match(m, /SVG logos are not supported yet/)
+  assert.ok(a.ms < 1000, `${a.ms} ms`)
+})

@@ -39,6 +39,23 @@ async function main () {
     }
     process.stderr.write(`memcheck workload: ${name} done\n`)
   }
+  // Styled codes: a logo file in a buffer attacked while the call waits, in every format.
+  const logo = require('node:fs').readFileSync(path.join(__dirname, '..', 'fixtures', 'logos', 'pino-favicon.png'))
+  const gradient = { type: 'radial', colorStops: [{ offset: 0, color: '#123' }, { offset: 1, color: '#a00' }] }
+  for (const [attack, run] of Object.entries(attacks)) {
+    for (const type of ['png', 'svg', 'jpeg', 'webp']) {
+      const ab = attack === 'resized' ? new ArrayBuffer(4096, { maxByteLength: 4096 }) : new ArrayBuffer(4096)
+      const view = new Uint8Array(ab, 512, logo.length)
+      view.set(logo)
+      const ahead = Array.from({ length: 10 }, () => qr.generate('x'.repeat(200)))
+      const pending = qr.generate('styled under valgrind', { type, width: 120, style: { dots: { type: 'classy-rounded', gradient }, shape: 'circle', logo: { image: view, size: 0.1 } } })
+      run(ab, view)
+      await pending
+      await Promise.all(ahead)
+      calls_++
+    }
+  }
+  process.stderr.write('memcheck workload: styled done\n')
   const m = new qr.Matcher(['needle', 'n[e]{2}dle\\d'])
   for (const boundary of [4096, 8192]) {
     for (const ch of ['é', '€', '😀']) {

@@ -8,16 +8,25 @@ use super::spec::{linear_ends, GradientKind, Paint, PaintBox};
 use crate::qr::render::Colour;
 use std::fmt::Write;
 
-/// A coordinate with at most two decimals, without trailing zeros: written digit by digit
-/// from its hundredths (a path has thousands of them, and `{}` of an `f64` is the slow part
-/// of the document).
+/// A coordinate with at most two decimals, without trailing zeros.
 fn num(out: &mut String, v: f64) {
-    let hundredths = (v * 100.0).round();
-    if !hundredths.is_finite() || hundredths.abs() >= 1e15 {
-        out.push('0');
-        return;
+    hundredths(out, to_hundredths(v));
+}
+
+/// `v` in hundredths of a pixel (0 for what no image holds).
+fn to_hundredths(v: f64) -> i64 {
+    let h = (v * 100.0).round();
+    if h.is_finite() && h.abs() < 1e15 {
+        h as i64
+    } else {
+        0
     }
-    let mut n = hundredths as i64;
+}
+
+/// Writes `n` hundredths as a decimal number without trailing zeros, digit by digit (a path
+/// has thousands of numbers, and `{}` of an `f64` was the slow part of the document).
+fn hundredths(out: &mut String, n: i64) {
+    let mut n = n;
     if n < 0 {
         out.push('-');
         n = -n;
@@ -46,45 +55,61 @@ fn num(out: &mut String, v: f64) {
     }
 }
 
-fn d(outline: &Outline) -> String {
-    let mut s = String::with_capacity(outline.contours.len() * 48);
-    let pt = |s: &mut String, x: f64, y: f64| {
-        num(s, x);
+/// Writes a pair of hundredths: a space between them unless the second is negative.
+fn pair(s: &mut String, (x, y): (i64, i64)) {
+    hundredths(s, x);
+    if y >= 0 {
         s.push(' ');
-        num(s, y);
-    };
-    let same = |a: f64, b: f64| (a * 100.0).round() == (b * 100.0).round();
+    }
+    hundredths(s, y);
+}
+
+/// A path's `d`: each contour from an absolute `M`, then relative commands whose steps are
+/// differences of positions rounded to hundredths (so rounding never drifts along a
+/// contour), lines along an axis as `h`/`v`. Steps within a module are short numbers, so the
+/// document is smaller and quicker to write than in absolute coordinates.
+fn d(outline: &Outline) -> String {
+    let mut s = String::with_capacity(outline.contours.len() * 40);
+    let at = |p: super::spec::Point| (to_hundredths(p.x), to_hundredths(p.y));
+    let step = |from: (i64, i64), to: (i64, i64)| (to.0 - from.0, to.1 - from.1);
     for c in &outline.contours {
+        let mut pen = at(c.start);
         s.push('M');
-        pt(&mut s, c.start.x, c.start.y);
-        let mut at = c.start;
+        pair(&mut s, pen);
         for seg in &c.segs {
             match *seg {
-                // Lines along an axis as `H`/`V`: half the numbers (most of a path's lines).
-                Seg::Line(p) if same(p.y, at.y) => {
-                    s.push('H');
-                    num(&mut s, p.x);
-                }
-                Seg::Line(p) if same(p.x, at.x) => {
-                    s.push('V');
-                    num(&mut s, p.y);
-                }
                 Seg::Line(p) => {
-                    s.push('L');
-                    pt(&mut s, p.x, p.y);
+                    let q = at(p);
+                    match step(pen, q) {
+                        (0, 0) => {}
+                        (dx, 0) => {
+                            s.push('h');
+                            hundredths(&mut s, dx);
+                        }
+                        (0, dy) => {
+                            s.push('v');
+                            hundredths(&mut s, dy);
+                        }
+                        d => {
+                            s.push('l');
+                            pair(&mut s, d);
+                        }
+                    }
+                    pen = q;
                 }
                 Seg::Cubic(a, b, p) => {
-                    s.push('C');
-                    pt(&mut s, a.x, a.y);
-                    s.push(' ');
-                    pt(&mut s, b.x, b.y);
-                    s.push(' ');
-                    pt(&mut s, p.x, p.y);
+                    let q = at(p);
+                    s.push('c');
+                    for (i, point) in [at(a), at(b), q].into_iter().enumerate() {
+                        let d = step(pen, point);
+                        if i > 0 && d.0 >= 0 {
+                            s.push(' ');
+                        }
+                        pair(&mut s, d);
+                    }
+                    pen = q;
                 }
             }
-            at = match *seg {
-                Seg::Line(p) | Seg::Cubic(_, _, p) => p,
-            };
         }
         s.push('Z');
     }
