@@ -36,7 +36,7 @@ fn colour(v: u32) -> Colour {
 fuzz_target!(|case: Case| {
     let level = [EcLevel::L, EcLevel::M, EcLevel::Q, EcLevel::H][case.level as usize % 4];
     let options = EncodeOptions { level, version: Some(case.version % 12 + 1), mask: None };
-    let Ok(matrix) = encode(&QrInput::Text("styled fuzz"), &options) else { panic!("a short text always fits") };
+    let Ok(matrix) = encode(&QrInput::Text("fuzz"), &options) else { panic!("a short text always fits") };
     let mut s = Style::plain(Colour::BLACK, Colour::WHITE);
     s.dots = DotShape::parse(DotShape::NAMES[case.dots as usize % 6]).unwrap();
     s.ring = RingShape::parse(RingShape::NAMES[case.ring as usize % 7]).unwrap();
