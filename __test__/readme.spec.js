@@ -48,6 +48,25 @@ describe('examples/readme/qrcode.js', () => {
   })
 })
 
+describe('examples/readme/styled.js', () => {
+  const http = serve(require('../examples/readme/styled.js'))
+  const decoder = new QrDecoder()
+
+  test('a text gets a styled PNG that zxing-wasm decodes to it', async () => {
+    const res = await fetch(`${http.base}/qrcode/styled?text=${encodeURIComponent('styled wörld')}`)
+    assert.equal(res.status, 200)
+    assert.equal(res.headers.get('content-type'), 'image/png')
+    assert.deepEqual(await decoder.decode(Buffer.from(await res.arrayBuffer())), Buffer.from('styled wörld'))
+  })
+
+  test('no text and a text too long are 400', async () => {
+    for (const query of ['', '?text=', `?text=${'9'.repeat(7090)}`]) {
+      const res = await fetch(`${http.base}/qrcode/styled${query}`)
+      assert.equal(res.status, 400, query.slice(0, 20))
+    }
+  })
+})
+
 describe('examples/readme/isbot.js', () => {
   const http = serve(require('../examples/readme/isbot.js'))
   const ask = (headers) => fetch(`${http.base}/`, { headers }).then((res) => res.json())

@@ -188,13 +188,14 @@ test('a newcomer\'s path: each quick start copied from the README runs in the in
   }
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
   const blocks = [...readme.matchAll(/<!-- example: (\S+) -->\n```js\n([\s\S]*?)```/g)].map((m) => [path.basename(m[1]), m[2]])
-  assert.deepEqual(blocks.map(([name]) => name).sort(), ['bots.js', 'decode.js', 'globs.js', 'qrcode.js'])
+  assert.deepEqual(blocks.map(([name]) => name).sort(), ['bots.js', 'decode.js', 'globs.js', 'qrcode.js', 'styled.js'])
   const png = require('..').generateSync('scan me', { width: 300 })
   // Each quick start as the README shows it, served on 127.0.0.1, and one request a client sends.
   const requests = {
     'qrcode.js': ['/qrcode?text=hello%20newcomer', {}],
     'bots.js': ['/', { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } }],
     'globs.js': ['/.env', {}],
+    'styled.js': ['/qrcode/styled?text=hello%20styled', {}],
     'decode.js': ['/scan', { method: 'POST', headers: { 'content-type': 'image/png' }, body: png.toString('base64') }]
   }
   const answers = {}
@@ -216,6 +217,8 @@ const server = app.listen(0, '127.0.0.1', async () => {
   const json = (a) => JSON.parse(Buffer.from(a.body, 'base64').toString())
   assert.equal(answers['qrcode.js'].status, 200)
   assert.deepEqual(await decoder.decode(Buffer.from(answers['qrcode.js'].body, 'base64')), Buffer.from('hello newcomer'))
+  assert.equal(answers['styled.js'].status, 200)
+  assert.deepEqual(await decoder.decode(Buffer.from(answers['styled.js'].body, 'base64')), Buffer.from('hello styled'))
   assert.deepEqual(json(answers['bots.js']), { bot: true })
   assert.deepEqual([answers['globs.js'].status, json(answers['globs.js'])], [404, { denied: 0 }])
   assert.deepEqual([answers['decode.js'].status, json(answers['decode.js'])], [200, ['scan me']])
