@@ -73,11 +73,15 @@ export interface QrStyle {
   cornersSquare?: Paint & {
     /** Default `'square'`. */
     type?: CornerSquareType
+    /** Draw the ring module by module in `type` taken as a `DotType` (`'square'` and `'extra-rounded'` name figures otherwise), as qr-code-styling draws a ring whose type it is not given. */
+    modules?: boolean
   }
   /** The centre of each finder pattern; painted as the ring is unless given a paint. */
   cornersDot?: Paint & {
     /** Default `'square'`. */
     type?: CornerDotType
+    /** Draw the centre module by module in `type` taken as a `DotType` (`'square'` names a figure otherwise). */
+    modules?: boolean
   }
   /** The whole image behind the code; default `color.light`. */
   background?: Paint & {
@@ -248,6 +252,12 @@ export declare function __compatEncode(payload: string | Array<{ mode: string; d
  */
 export declare function __compatRender(payload: string | Array<{ mode: string; data: string | Uint8Array }>, options: object): Promise<Buffer | string>
 
+/**
+ * The modules `__stylingRender` encodes for one segment, as qrcode-generator makes them
+ * (internal: the drop-in's test reads them next to qr-code-styling's own).
+ */
+export declare function __generatorMatrix(input: Uint8Array, mode: 'Numeric' | 'Alphanumeric' | 'Byte', level: 'L' | 'M' | 'Q' | 'H', typeNumber: number): Uint8Array
+
 /** Draws a styled code once and says how long each stage took (internal, for the bench). */
 export declare function __styledStagesSync(input: Input, options?: QrOptions): StyledStages
 
@@ -256,6 +266,16 @@ export declare function __styledStagesSync(input: Input, options?: QrOptions): S
  * decides which styles `generate` refuses, and `qr-native/styling`).
  */
 export declare function __styledUncheckedSync(input: Input, options?: QrOptions): Buffer
+
+/**
+ * `qr-native/styling`'s drawing (internal). `input` is one segment's bytes in
+ * `layout.mode` (`'Numeric'`, `'Alphanumeric'`, `'Byte'`), encoded on the threadpool as
+ * qrcode-generator encodes it (`layout.typeNumber`, 0 for the smallest), or, with mode
+ * `'matrix'`, `size × size` modules (1 dark) that qrcode-generator made. Drawn in
+ * `options.style`, laid out as qr-code-styling lays them out, its logo sized by its rule;
+ * every style drawn, readable or not.
+ */
+export declare function __stylingRender(input: Uint8Array, options: QrOptions, layout: { width: number; margin: number; roundSize: boolean; imageSize: number; mode: 'Numeric' | 'Alphanumeric' | 'Byte' | 'matrix'; typeNumber: number }): Promise<Buffer>
 
 /** What `qrcode.create` reports, for `compat.js` to shape into its objects. */
 export interface CompatSymbol {

@@ -104,6 +104,13 @@ async function run ({ quick, progress }) {
       { name: 'qr-native', run: () => opsPerSecAsync(() => q.generate(TEXT, options), ms) }
     ], rounds, (s) => progress(`styled ${type} ${s}`))
   }
+  // The drop-in: the same options object given to both classes.
+  const { QRCodeStyling: DropIn } = require('../styling.js')
+  const shared = theirs(p, true)
+  const dropIn = await interleave([
+    { name: 'qr-code-styling', run: () => opsPerSecAsync(() => new p.QRCodeStyling(shared).getRawData('png'), ms) },
+    { name: 'qr-native', run: () => opsPerSecAsync(() => new DropIn(shared).getRawData('png'), ms) }
+  ], rounds, (s) => progress(`styled drop-in ${s}`))
   const stages = {}
   for (const type of ['png', 'svg', 'jpeg', 'webp']) {
     const runs = Array.from({ length: quick ? 21 : 101 }, () => binding.__styledStagesSync(TEXT, ours(type, true)))
@@ -119,7 +126,7 @@ async function run ({ quick, progress }) {
   const matrix = await finders.measure((png) => zxing.decode(png))
   progress('styled: every finder combination, drawn by qr-code-styling')
   const theirsRead = await theirFinders(p, zxing)
-  return { formats, unsupported, stages, bytes, matrix, theirsRead, versions: { 'qr-code-styling': require('qr-code-styling/package.json').version, jsdom: require('jsdom/package.json').version, '@napi-rs/canvas': require('@napi-rs/canvas/package.json').version } }
+  return { formats, unsupported, dropIn, stages, bytes, matrix, theirsRead, versions: { 'qr-code-styling': require('qr-code-styling/package.json').version, jsdom: require('jsdom/package.json').version, '@napi-rs/canvas': require('@napi-rs/canvas/package.json').version } }
 }
 
 const ratio = (r) => r['qr-native'].median / r['qr-code-styling'].median
@@ -131,6 +138,10 @@ function goals (results) {
     return { goal: `#47: styled ${type.toUpperCase()} vs qr-code-styling, 300 px with a logo`, value, target: `≥ ${target}×`, met: value >= target }
   })
   const b = results.bytes['no logo']
+  if (results.dropIn) {
+    const value = ratio(results.dropIn)
+    out.push({ goal: '#47: qr-native/styling vs qr-code-styling, PNG, the same options object', value, target: '≥ 100×', met: value >= 100 })
+  }
   const t = results.theirsRead
   out.push({ goal: "#47: decode on qr-code-styling's finder combinations, codes read vs zxing-wasm", value: `${t.decode} vs ${t.zxing} of ${t.drawn}`, target: '≥ zxing-wasm', met: t.decode >= t.zxing })
   out.push({ goal: '#47: styled PNG bytes vs qr-code-styling, same picture', value: b['qr-native'] / b['qr-code-styling'], target: '≤ 1', met: b['qr-native'] <= b['qr-code-styling'] })
@@ -146,6 +157,7 @@ function report (results) {
     if (results.unsupported[type]) lines.push(`| ${type.toUpperCase()} | not on Node ("${results.unsupported[type]}") | ${cell(r['qr-native'])} | |`)
     else lines.push(`| ${type.toUpperCase()} | ${cell(r['qr-code-styling'])} | ${cell(r['qr-native'])} | ${ratio(r).toFixed(0)}× |`)
   }
+  if (results.dropIn) lines.push(`| PNG through \`qr-native/styling\` (qr-code-styling's options object and logo rule) | ${cell(results.dropIn['qr-code-styling'])} | ${cell(results.dropIn['qr-native'])} | ${ratio(results.dropIn).toFixed(0)}× |`)
   lines.push('', '### Styled codes, stage by stage: median µs of one generateSync, 300 px with the logo', '',
     '| format | encode | logo | layout | raster | compress |', '|---|---|---|---|---|---|')
   for (const [type, s] of Object.entries(results.stages)) lines.push(`| ${type.toUpperCase()} | ${s.encode.toFixed(0)} | ${s.logo.toFixed(0)} | ${s.layout.toFixed(0)} | ${s.raster.toFixed(0)} | ${s.compress.toFixed(0)} |`)

@@ -16,7 +16,7 @@ fn main() {
     st.dots = DotShape::Rounded;
     st.ring = RingShape::ExtraRounded;
     st.centre = CentreShape::Square;
-    st.logo = logo.map(|file| LogoSpec { file, size: None, margin: 4.0, hide_dots: true });
+    st.logo = logo.map(|file| LogoSpec { file, size: None, margin: 4.0, hide_dots: true, qr_code_styling: None });
     let level = if st.logo.is_some() { EcLevel::H } else { EcLevel::M };
     let mut t = [vec![], vec![], vec![], vec![], vec![]];
     let mut bytes = 0;
@@ -27,7 +27,7 @@ fn main() {
         let logo = st.logo.as_ref().map(|spec| {
             let image = style::logo::decode(&spec.file).unwrap();
             let placement = style::logo::place(spec, m.version, m.level, m.size, &image).unwrap();
-            scene::LogoInput { image, placement }
+            scene::LogoInput { image, placement, qr_code_styling: None }
         });
         let c = Instant::now();
         let layout = Layout::new(m.size, 0, 1.0, Some(300.0), false).unwrap();

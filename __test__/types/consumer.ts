@@ -10,6 +10,8 @@ import { __compatEncode } from 'qr-native'
 // @ts-expect-error: nor is the loader's marker
 import { __napiBindingTarget } from 'qr-native'
 import * as compat from 'qr-native/compat'
+import { QRCodeStyling } from 'qr-native/styling'
+import type { QrCodeStylingOptions } from 'qr-native/styling'
 
 async function main (): Promise<void> {
   const options: QrOptions = { errorCorrectionLevel: 'H', width: 200, color: { dark: '#000', light: '#fff' }, signal: AbortSignal.timeout(1000) }
@@ -33,7 +35,13 @@ async function main (): Promise<void> {
   const badDots: QrStyle = { dots: { type: 'hexagon' } }
   // @ts-expect-error: a gradient needs its stops
   const badGradient: QrGradient = { type: 'linear' }
-  console.log(styled, styledUrl, badDots, badGradient)
+  const stylingOptions: QrCodeStylingOptions = { width: 300, height: 300, data: 'x', dotsOptions: { type: 'rounded', color: '#123' }, cornersSquareOptions: { type: 'extra-rounded' }, imageOptions: { imageSize: 0.3 } }
+  const drawer = new QRCodeStyling(stylingOptions)
+  drawer.update({ data: 'y' })
+  const raw: Buffer = await drawer.getRawData('webp')
+  // @ts-expect-error: qr-code-styling has no 'gif' output
+  await drawer.getRawData('gif')
+  console.log(styled, styledUrl, badDots, badGradient, raw)
   const svg: string = await toString('text', { type: 'svg' })
   const matrix: QrMatrix = encode('text')
   const size: number = matrix.size + matrix.modules.length

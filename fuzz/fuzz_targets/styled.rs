@@ -26,6 +26,8 @@ struct Case {
     format: u8,
     quality: u8,
     logo: Option<(Vec<u8>, Option<f32>, u8, bool)>,
+    /// qr-code-styling's layout and logo rule (the drop-in's), with `roundSize`.
+    qr_code_styling: Option<bool>,
 }
 
 fn colour(v: u32) -> Colour {
@@ -57,9 +59,14 @@ fuzz_target!(|case: Case| {
         size: size.filter(|v| v.is_finite() && *v > 0.0 && *v <= 0.5).map(|v| v as f64),
         margin: margin as f64,
         hide_dots,
+        qr_code_styling: case.qr_code_styling.map(|round| (size.map_or(0.4, |v| v as f64), round)),
     });
     let width = (case.width % 600) as f64;
-    let Ok(layout) = Layout::new(matrix.size, case.margin as u32 % 9, 2.0, Some(width), s.circle) else { return };
+    let layout = match case.qr_code_styling {
+        Some(round) => Layout::qr_code_styling(matrix.size, width, case.margin as f64, s.circle, round),
+        None => Layout::new(matrix.size, case.margin as u32 % 9, 2.0, Some(width), s.circle),
+    };
+    let Ok(layout) = layout else { return };
     let format = [ImageFormat::Png, ImageFormat::Svg, ImageFormat::Jpeg, ImageFormat::Webp][case.format as usize % 4];
     match style::draw(&matrix, &s, layout, format, case.quality % 100 + 1) {
         Ok(out) => match format {

@@ -73,11 +73,15 @@ export interface QrStyle {
   cornersSquare?: Paint & {
     /** Default `'square'`. */
     type?: CornerSquareType
+    /** Draw the ring module by module in `type` taken as a `DotType` (`'square'` and `'extra-rounded'` name figures otherwise), as qr-code-styling draws a ring whose type it is not given. */
+    modules?: boolean
   }
   /** The centre of each finder pattern; painted as the ring is unless given a paint. */
   cornersDot?: Paint & {
     /** Default `'square'`. */
     type?: CornerDotType
+    /** Draw the centre module by module in `type` taken as a `DotType` (`'square'` names a figure otherwise). */
+    modules?: boolean
   }
   /** The whole image behind the code; default `color.light`. */
   background?: Paint & {

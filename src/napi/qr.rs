@@ -249,6 +249,26 @@ fn render_styled_timed(matrix: &QrMatrix, s: &Settings, stages: &mut Stages) -> 
     };
     let r = &s.render;
     let layout = Layout::new(matrix.size, r.margin, r.scale, r.width, style.circle)?;
+    draw_in(matrix, s, layout, stages)
+}
+
+/// Draws `matrix` in qr-code-styling's layout `q`.
+fn draw_qcs(matrix: &QrMatrix, s: &Settings, q: &QcsLayout) -> Result<Vec<u8>> {
+    let circle = s.style.as_ref().is_some_and(|st| st.circle);
+    let layout = Layout::qr_code_styling(matrix.size, q.side, q.margin, circle, q.round)?;
+    draw_in(matrix, s, layout, &mut Stages::default())
+}
+
+/// Draws `matrix` in `s`'s style (plain when it has none) at `layout`.
+fn draw_in(matrix: &QrMatrix, s: &Settings, layout: Layout, stages: &mut Stages) -> Result<Vec<u8>> {
+    let plain;
+    let style = match &s.style {
+        Some(style) => style.as_ref(),
+        None => {
+            plain = Style::plain(s.render.dark, s.render.light);
+            &plain
+        }
+    };
     let format = match s.format {
         Format::Svg => ImageFormat::Svg,
         Format::Jpeg => ImageFormat::Jpeg,
@@ -293,6 +313,23 @@ pub enum Job {
     Many(Vec<InputData>),
     DataUrl(InputData),
     Text(InputData),
+    /// `qr-native/styling`: a matrix qr-code-styling's encoder made, drawn in its layout.
+    Matrix(Box<QrMatrix>, QcsLayout),
+    /// `qr-native/styling`: one segment encoded as qrcode-generator encodes it, drawn so.
+    Generator {
+        data: Vec<u8>,
+        mode: Mode,
+        type_number: u8,
+        layout: QcsLayout,
+    },
+}
+
+/// qr-code-styling's layout: the image's side, its margin in px, `dotsOptions.roundSize`.
+#[derive(Clone, Copy)]
+pub struct QcsLayout {
+    pub side: f64,
+    pub margin: f64,
+    pub round: bool,
 }
 
 /// One call's work on the threadpool.
@@ -363,6 +400,11 @@ impl QrTask {
                 Produced::Many(out)
             }
             Job::DataUrl(input) => Produced::Text(data_url(input, s)?),
+            Job::Matrix(matrix, q) => Produced::Bytes(draw_qcs(matrix, s, q)?),
+            Job::Generator { data, mode, type_number, layout } => {
+                let matrix = qr::generator::symbol(data, *mode, s.encode.level, *type_number)?;
+                Produced::Bytes(draw_qcs(&matrix, s, layout)?)
+            }
             Job::Text(input) => {
                 let matrix =
                     qr::encode_symbol(&input.as_input(), &s.encode, kanji).map_err(|e| compat(input, e))?.matrix;
@@ -436,6 +478,7 @@ impl QrTask {
             Job::Many(_) => "generateMany",
             Job::DataUrl(_) => "toDataURL",
             Job::Text(_) => "toString",
+            Job::Matrix(..) | Job::Generator { .. } => "__stylingRender",
         }
     }
 }
@@ -535,6 +578,139 @@ pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi
         render(&data.as_input(), &settings, None)
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
+}
+
+/// `qr-native/styling`'s drawing (internal). `input` is one segment's bytes in
+/// `layout.mode` (`'Numeric'`, `'Alphanumeric'`, `'Byte'`), encoded on the threadpool as
+/// qrcode-generator encodes it (`layout.typeNumber`, 0 for the smallest), or, with mode
+/// `'matrix'`, `size × size` modules (1 dark) that qrcode-generator made. Drawn in
+/// `options.style`, laid out as qr-code-styling lays them out, its logo sized by its rule;
+/// every style drawn, readable or not.
+#[napi(
+    js_name = "__stylingRender",
+    ts_args_type = "input: Uint8Array, options: QrOptions, layout: { width: number; margin: number; roundSize: boolean; imageSize: number; mode: 'Numeric' | 'Alphanumeric' | 'Byte' | 'matrix'; typeNumber: number }",
+    ts_return_type = "Promise<Buffer>"
+)]
+pub fn styling_render(
+    env: Env,
+    modules: Unknown,
+    options: Option<Unknown>,
+    layout: Unknown,
+) -> napi::Result<Unknown<'static>> {
+    let raw = env.raw();
+    let value = super::queue::call(raw, || {
+        let (mut settings, signal_val) =
+            read_options_checked(options.map(|o| Val::new(&env, o.raw())), Format::Png, false)?;
+        let m = Val::new(&env, modules.raw());
+        let Some(bytes) = m.typed_bytes() else {
+            return Err(js::wrong_type("input", "an instance of Uint8Array", &m));
+        };
+        let l = Val::new(&env, layout.raw());
+        let mode = match l.prop("mode")? {
+            Some(v) => enum_string("layout.mode", &v)?,
+            None => "matrix".to_string(),
+        };
+        let num = |key: &str, lo: i64, hi: i64| -> Result<f64> {
+            match l.prop(key)? {
+                Some(v) if v.value_type() == ValueType::Number => {
+                    let n = v.get_f64().unwrap_or(f64::NAN);
+                    if n.is_finite() && n >= lo as f64 && n <= hi as f64 {
+                        Ok(n)
+                    } else {
+                        Err(Error::out_of_range(format!(
+                            "The value of \"{key}\" is out of range. It must be >= {lo} and <= {hi}. Received {}",
+                            js::js_number(n)
+                        )))
+                    }
+                }
+                Some(v) => Err(js::wrong_type(key, "of type number", &v)),
+                None => Err(Error::invalid_type(format!(
+                    "The \"{key}\" argument must be of type number. Received undefined"
+                ))),
+            }
+        };
+        let q = QcsLayout {
+            side: num("width", 1, qr::render::MAX_SIDE as i64)?,
+            margin: num("margin", 0, qr::render::MAX_SIDE as i64)?,
+            round: l.prop("roundSize")?.and_then(|v| v.get_bool()).unwrap_or(true),
+        };
+        let image_size = num("imageSize", 0, 1)?;
+        if let Some(logo) = settings.style.as_mut().and_then(|s| s.logo.as_mut()) {
+            logo.qr_code_styling = Some((image_size, q.round));
+        }
+        let segment_mode = match mode.as_str() {
+            "Numeric" => Some(Mode::Numeric),
+            "Alphanumeric" => Some(Mode::Alphanumeric),
+            "Byte" => Some(Mode::Byte),
+            "matrix" => None,
+            other => {
+                return Err(Error::invalid_value(format!(
+                "The argument 'layout.mode' must be 'Numeric', 'Alphanumeric', 'Byte' or 'matrix'. Received '{other}'"
+            )))
+            }
+        };
+        let job = match segment_mode {
+            Some(mode) => {
+                if bytes.len() > qr::MAX_INPUT_BYTES {
+                    return Err(Error::new(
+                        ErrorKind::DataTooLong,
+                        format!("The data is too long for a QR code: {} bytes", bytes.len()),
+                    ));
+                }
+                let type_number = num("typeNumber", 0, 40)? as u8;
+                Job::Generator { data: bytes.to_vec(), mode, type_number, layout: q }
+            }
+            None => {
+                let size = (bytes.len() as f64).sqrt() as usize;
+                if size * size != bytes.len()
+                    || !(21..=177).contains(&size)
+                    || !(size - 17).is_multiple_of(4)
+                    || bytes.iter().any(|&b| b > 1)
+                {
+                    return Err(Error::invalid_value(format!(
+                        "The argument 'input' must be the size × size modules (0 or 1) of a QR code, size 21..177. Received {} bytes",
+                        bytes.len()
+                    )));
+                }
+                let matrix = QrMatrix {
+                    version: ((size - 17) / 4) as u8,
+                    level: settings.encode.level,
+                    mask: 0,
+                    size,
+                    modules: bytes.to_vec(),
+                };
+                Job::Matrix(Box::new(matrix), q)
+            }
+        };
+        Ok((signal_val, move |watch| QrTask { job, settings, watch, kanji: None, compat: false }))
+    })?;
+    Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
+}
+
+/// The modules `__stylingRender` encodes for one segment, as qrcode-generator makes them
+/// (internal: the drop-in's test reads them next to qr-code-styling's own).
+#[napi(
+    js_name = "__generatorMatrix",
+    ts_args_type = "input: Uint8Array, mode: 'Numeric' | 'Alphanumeric' | 'Byte', level: 'L' | 'M' | 'Q' | 'H', typeNumber: number"
+)]
+pub fn generator_matrix(
+    env: Env,
+    input: Unknown,
+    mode: String,
+    level: String,
+    type_number: u32,
+) -> napi::Result<Uint8Array> {
+    js::sync_call(&env, || {
+        let v = Val::new(&env, input.raw());
+        let bytes = v.typed_bytes().ok_or_else(|| js::wrong_type("input", "an instance of Uint8Array", &v))?.to_vec();
+        let mode = match mode.as_str() {
+            "Numeric" => Mode::Numeric,
+            "Alphanumeric" => Mode::Alphanumeric,
+            _ => Mode::Byte,
+        };
+        let level = EcLevel::parse(&level).ok_or_else(|| Error::invalid_value("level"))?;
+        Ok(Uint8Array::from(qr::generator::symbol(&bytes, mode, level, type_number.min(40) as u8)?.modules))
+    })
 }
 
 /// `generateSync` that draws every style, readable or not (internal: the matrix test that

@@ -168,7 +168,7 @@ fn read_logo(v: &Val) -> Result<LogoSpec> {
         None => true,
         Some(h) => js::bool_of("options.style.logo.hideBackgroundDots", &h)?,
     };
-    Ok(LogoSpec { file, size, margin, hide_dots })
+    Ok(LogoSpec { file, size, margin, hide_dots, qr_code_styling: None })
 }
 
 /// Reads `options.style`; `dark` and `light` are `options.color`'s, the defaults of the
@@ -190,12 +190,34 @@ pub fn read_style(v: &Val, dark: Colour, light: Colour, check: bool) -> Result<S
         if let Some(t) = field(&c, "type")? {
             style.ring = one_of("options.style.cornersSquare.type", &t, &RingShape::NAMES, RingShape::parse)?;
         }
+        // `modules: true`: the ring module by module in a dot type, even one that names a
+        // figure too (`square`, `extra-rounded`), as qr-code-styling draws an unset type.
+        if let Some(m) = field(&c, "modules")? {
+            if js::bool_of("options.style.cornersSquare.modules", &m)? {
+                let name = style.ring.name();
+                style.ring = RingShape::Modules(DotShape::parse(name).ok_or_else(|| {
+                    Error::invalid_value(format!(
+                        "options.style.cornersSquare.modules needs a dot type; '{name}' is not one"
+                    ))
+                })?);
+            }
+        }
         style.ring_paint = paint("options.style.cornersSquare", &c)?;
     }
     if let Some(c) = field(v, "cornersDot")? {
         object("options.style.cornersDot", &c)?;
         if let Some(t) = field(&c, "type")? {
             style.centre = one_of("options.style.cornersDot.type", &t, &CentreShape::NAMES, CentreShape::parse)?;
+        }
+        if let Some(m) = field(&c, "modules")? {
+            if js::bool_of("options.style.cornersDot.modules", &m)? {
+                let name = style.centre.name();
+                style.centre = CentreShape::Modules(DotShape::parse(name).ok_or_else(|| {
+                    Error::invalid_value(format!(
+                        "options.style.cornersDot.modules needs a dot type; '{name}' is not one"
+                    ))
+                })?);
+            }
         }
         style.centre_paint = paint("options.style.cornersDot", &c)?;
     }

@@ -5,6 +5,7 @@
 pub mod bits;
 pub mod budget;
 pub mod deflate;
+pub mod generator;
 pub mod mask;
 pub mod matrix;
 pub mod png;

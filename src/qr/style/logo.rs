@@ -208,3 +208,81 @@ pub fn place(spec: &LogoSpec, version: u8, level: EcLevel, count: usize, image: 
         },
     }
 }
+
+/// What qr-code-styling's logo rule gives: the hidden modules' box and the image's place.
+pub struct QrCodeStylingLogo {
+    pub hidden: Placement,
+    /// x, y, width, height in px.
+    pub rect: [f64; 4],
+}
+
+/// qr-code-styling's own logo sizing (its `calculateImageSize`): at most `imageSize` times its
+/// level's share (L 7 %, M 15 %, Q 25 %, H 30 %) of the modules hidden, an odd number of them
+/// on each axis, at most `count − 14` on either, the image as many module widths wide as it
+/// hides, its height from its aspect. `round` floors pixel positions as `roundSize` does.
+pub fn place_qr_code_styling(
+    image_size: f64,
+    margin: f64,
+    level: EcLevel,
+    layout: &super::spec::Layout,
+    image: &LogoImage,
+    round: bool,
+) -> QrCodeStylingLogo {
+    let n = layout.count as f64;
+    let dot = layout.module;
+    let share = match level {
+        EcLevel::L => 0.07,
+        EcLevel::M => 0.15,
+        EcLevel::Q => 0.25,
+        EcLevel::H => 0.3,
+    };
+    let max_hidden = (image_size * share * n * n).floor();
+    let max_axis = n - 14.0;
+    let (w, h) = (image.width as f64, image.height as f64);
+    let (mut width, mut height, mut hide_x, mut hide_y) = (0.0, 0.0, 0.0, 0.0);
+    if w > 0.0 && h > 0.0 && max_hidden > 0.0 && dot > 0.0 {
+        let a = h / w;
+        let mut ox = (max_hidden / a).sqrt().floor();
+        if ox <= 0.0 {
+            ox = 1.0;
+        }
+        if max_axis > 0.0 && max_axis < ox {
+            ox = max_axis;
+        }
+        if ox % 2.0 == 0.0 {
+            ox -= 1.0;
+        }
+        let mut sx = ox * dot;
+        let mut oy = 1.0 + 2.0 * ((ox * a - 1.0) / 2.0).ceil();
+        let mut sy = (sx * a).round();
+        if oy * ox > max_hidden || (max_axis > 0.0 && max_axis < oy) {
+            // (qr-code-styling also steps `ox` down here when `oy` is even; `ox` is
+            // recomputed just below, so that step changes nothing.)
+            if max_axis > 0.0 && max_axis < oy {
+                oy = max_axis;
+            } else {
+                oy -= 2.0;
+            }
+            sy = oy * dot;
+            ox = 1.0 + 2.0 * ((oy / a - 1.0) / 2.0).ceil();
+            sx = (sy / a).round();
+        }
+        (width, height, hide_x, hide_y) = (sx, sy, ox, oy);
+    }
+    let none = Placement { size: 0.0, x0: -1.0, x1: -1.0, y0: -1.0, y1: -1.0 };
+    let hidden = if hide_x > 0.0 && hide_y > 0.0 {
+        Placement {
+            size: 0.0,
+            x0: (n - hide_x) / 2.0,
+            x1: (n + hide_x) / 2.0,
+            y0: (n - hide_y) / 2.0,
+            y1: (n + hide_y) / 2.0,
+        }
+    } else {
+        none
+    };
+    let r = |v: f64| if round { v.floor() } else { v };
+    let x = layout.origin + r(margin + (n * dot - width) / 2.0);
+    let y = layout.origin + r(margin + (n * dot - height) / 2.0);
+    QrCodeStylingLogo { hidden, rect: [x, y, width - 2.0 * margin, height - 2.0 * margin] }
+}

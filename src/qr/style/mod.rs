@@ -67,8 +67,16 @@ pub fn draw_timed(
             } else {
                 logo::decode(&spec.file)?
             };
-            let placement = logo::place(spec, matrix.version, matrix.level, matrix.size, &image)?;
-            Some(scene::LogoInput { image, placement })
+            match spec.qr_code_styling {
+                Some((image_size, round)) => {
+                    let q = logo::place_qr_code_styling(image_size, spec.margin, matrix.level, &layout, &image, round);
+                    Some(scene::LogoInput { image, placement: q.hidden, qr_code_styling: Some(q.rect) })
+                }
+                None => {
+                    let placement = logo::place(spec, matrix.version, matrix.level, matrix.size, &image)?;
+                    Some(scene::LogoInput { image, placement, qr_code_styling: None })
+                }
+            }
         }
     };
     t.logo = mark(at);

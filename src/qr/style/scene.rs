@@ -36,6 +36,9 @@ pub struct Scene<'a> {
 pub struct LogoInput {
     pub image: LogoImage,
     pub placement: Placement,
+    /// qr-code-styling's rule: the image at this rect (x, y, w, h px), every module under the
+    /// box hidden, function modules too, and none drawn again over the logo.
+    pub qr_code_styling: Option<[f64; 4]>,
 }
 
 /// Top-left module of each finder pattern and the rotation qr-code-styling gives its paint.
@@ -58,9 +61,13 @@ pub fn scene<'a>(matrix: &QrMatrix, style: &'a Style, layout: Layout, logo: Opti
     let whole = PaintBox { x: 0.0, y: 0.0, w: layout.side as f64, h: layout.side as f64, rotation: 0.0 };
     let cover = logo.as_ref().map(|l| l.placement);
     let hide_dots = style.logo.as_ref().is_some_and(|l| l.hide_dots);
-    // Modules under the logo's box that are not drawn: data and error correction only.
+    let keep_functions = logo.as_ref().is_some_and(|l| l.qr_code_styling.is_none());
+    // Modules under the logo's box that are not drawn: data and error correction only
+    // (qr-code-styling's rule hides the function modules too).
     let hidden = |r: usize, c: usize| {
-        hide_dots && cover.is_some_and(|p| p.covers(r, c)) && !budget::is_function(matrix.version, r, c)
+        hide_dots
+            && cover.is_some_and(|p| p.covers(r, c))
+            && !(keep_functions && budget::is_function(matrix.version, r, c))
     };
     let mut dots = Outline::default();
     let dark = |r: isize, c: isize| {
@@ -120,6 +127,9 @@ pub fn scene<'a>(matrix: &QrMatrix, style: &'a Style, layout: Layout, logo: Opti
     let mut over = vec![];
     let scene_logo = logo.map(|l| {
         let p = l.placement;
+        if let Some([x, y, w, h]) = l.qr_code_styling {
+            return SceneLogo { image: l.image, x, y, w: w.max(0.0), h: h.max(0.0) };
+        }
         // Function modules under the box (never finders: the budget keeps the box off them)
         // are drawn again over the logo, so timing and alignment patterns stay whole.
         let under = |r: usize, c: usize| p.covers(r, c) && budget::is_function(matrix.version, r, c);
@@ -167,13 +177,11 @@ pub fn scene<'a>(matrix: &QrMatrix, style: &'a Style, layout: Layout, logo: Opti
 fn circle_dots(out: &mut Outline, matrix: &QrMatrix, shape: DotShape, layout: &Layout) {
     let n = matrix.size as isize;
     // Modules of room between the symbol and the disc's edge, on each side.
-    let disc = layout.module * n as f64 * std::f64::consts::SQRT_2;
-    let extra = ((disc / layout.module - n as f64) / 2.0).floor() as isize;
+    let (extra, centre) = layout.disc;
     if extra <= 0 {
         return;
     }
     let total = n + 2 * extra;
-    let centre = total / 2;
     let filled = |i: isize, j: isize| -> bool {
         if i < 0 || j < 0 || i >= total || j >= total {
             return false;
@@ -182,8 +190,8 @@ fn circle_dots(out: &mut Outline, matrix: &QrMatrix, shape: DotShape, layout: &L
         if i >= extra - 1 && i <= total - extra && j >= extra - 1 && j <= total - extra {
             return false;
         }
-        let (di, dj) = ((i - centre) as f64, (j - centre) as f64);
-        if (di * di + dj * dj).sqrt() > centre as f64 {
+        let (di, dj) = (i as f64 - centre, j as f64 - centre);
+        if (di * di + dj * dj).sqrt() > centre {
             return false;
         }
         // Borrow a module of the symbol: shift each coordinate back into it.
@@ -196,7 +204,7 @@ fn circle_dots(out: &mut Outline, matrix: &QrMatrix, shape: DotShape, layout: &L
                 v - extra
             }
         };
-        let (r, c) = (fold(i), fold(j));
+        let (r, c) = if layout.disc_transposed { (fold(j), fold(i)) } else { (fold(i), fold(j)) };
         r >= 0 && c >= 0 && r < n && c < n && matrix.is_dark(r as usize, c as usize)
     };
     let start = layout.origin - extra as f64 * layout.module;

@@ -171,6 +171,9 @@ pub struct LogoSpec {
     pub size: Option<f64>,
     pub margin: f64,
     pub hide_dots: bool,
+    /// `Some((imageSize, roundSize))`: sized by qr-code-styling's own rule instead of the
+    /// budget (its drop-in draws what it draws, readable or not).
+    pub qr_code_styling: Option<(f64, bool)>,
 }
 
 /// Everything a styled code is drawn with.
@@ -252,6 +255,19 @@ pub struct Layout {
     pub origin: f64,
     pub module: f64,
     pub count: usize,
+    /// With `shape: 'circle'`: modules of room added on each side of the symbol, and the
+    /// disc's centre and radius, in those modules.
+    pub disc: (isize, f64),
+    /// The disc borrows module (column, row) for position (row, column), as qr-code-styling
+    /// 1.9 does; the native layout borrows (row, column).
+    pub disc_transposed: bool,
+}
+
+/// Room around the symbol for the circle's borrowed modules, and the disc's centre.
+fn disc(count: usize, inner_modules: f64, round: impl Fn(f64) -> f64) -> (isize, f64) {
+    let extra = round((inner_modules - count as f64) / 2.0) as isize;
+    let total = count as isize + 2 * extra;
+    (extra, round(total as f64 / 2.0))
 }
 
 impl Layout {
@@ -273,7 +289,37 @@ impl Layout {
         let inner = side - 2.0 * margin_px;
         let module = if circle { inner / std::f64::consts::SQRT_2 / count as f64 } else { scale };
         let origin = (side - module * count as f64) / 2.0;
-        Ok(Layout { side: side as u32, origin, module, count })
+        let disc = disc(count, inner / module, f64::floor);
+        Ok(Layout { side: side as u32, origin, module, count, disc, disc_transposed: false })
+    }
+
+    /// qr-code-styling's layout: a `side` px image, `margin` px of it left clear, modules of
+    /// `(side − 2 margin) / count` px (÷ √2 in a circle), floored to whole pixels with
+    /// `round` as its `dotsOptions.roundSize` does, and the symbol centred.
+    pub fn qr_code_styling(count: usize, side: f64, margin: f64, circle: bool, round: bool) -> Result<Layout> {
+        if !(side >= count as f64 && side <= MAX_SIDE as f64) {
+            return Err(Error::out_of_range(format!(
+                "The value of \"width\" is out of range. It must be >= {count} (the code's modules) and <= {MAX_SIDE}. Received {side}"
+            )));
+        }
+        let r = |v: f64| if round { v.floor() } else { v };
+        let min_size = side - 2.0 * margin.clamp(0.0, side);
+        let real = if circle { min_size / std::f64::consts::SQRT_2 } else { min_size };
+        let module = r(real / count as f64);
+        if module.is_nan() || module <= 0.0 {
+            return Err(Error::out_of_range(format!(
+                "The value of \"margin\" is out of range: it leaves no pixel for a module of the {count}. Received {margin}"
+            )));
+        }
+        let origin = r((side - count as f64 * module) / 2.0);
+        Ok(Layout {
+            side: side as u32,
+            origin,
+            module,
+            count,
+            disc: disc(count, min_size / module, r),
+            disc_transposed: true,
+        })
     }
 
     pub fn at(&self, row: usize, col: usize) -> Point {
