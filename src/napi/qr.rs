@@ -239,16 +239,9 @@ fn render_styled(matrix: &QrMatrix, s: &Settings) -> Result<Vec<u8>> {
 }
 
 fn render_styled_timed(matrix: &QrMatrix, s: &Settings, stages: &mut Stages) -> Result<Vec<u8>> {
-    let plain;
-    let style = match &s.style {
-        Some(style) => style.as_ref(),
-        None => {
-            plain = Style::plain(s.render.dark, s.render.light);
-            &plain
-        }
-    };
+    let circle = s.style.as_ref().is_some_and(|st| st.circle);
     let r = &s.render;
-    let layout = Layout::new(matrix.size, r.margin, r.scale, r.width, style.circle)?;
+    let layout = Layout::new(matrix.size, r.margin, r.scale, r.width, circle)?;
     draw_in(matrix, s, layout, stages)
 }
 

@@ -171,6 +171,19 @@ fn read_logo(v: &Val) -> Result<LogoSpec> {
     Ok(LogoSpec { file, size, margin, hide_dots, qr_code_styling: None })
 }
 
+/// `{ modules: true }` on a finder part: the part module by module in the dot type its
+/// `type` names, even one that names a figure too (`square`, `extra-rounded`), as
+/// qr-code-styling draws a part whose type it is not given.
+fn modules(name: &str, part: &Val, shape: &str) -> Result<Option<DotShape>> {
+    let Some(m) = field(part, "modules")? else { return Ok(None) };
+    if !js::bool_of(&format!("{name}.modules"), &m)? {
+        return Ok(None);
+    }
+    DotShape::parse(shape)
+        .map(Some)
+        .ok_or_else(|| Error::invalid_value(format!("{name}.modules needs a dot type; '{shape}' is not one")))
+}
+
 /// Reads `options.style`; `dark` and `light` are `options.color`'s, the defaults of the
 /// dots' and the background's paint.
 pub fn read_style(v: &Val, dark: Colour, light: Colour, check: bool) -> Result<Style> {
@@ -190,17 +203,8 @@ pub fn read_style(v: &Val, dark: Colour, light: Colour, check: bool) -> Result<S
         if let Some(t) = field(&c, "type")? {
             style.ring = one_of("options.style.cornersSquare.type", &t, &RingShape::NAMES, RingShape::parse)?;
         }
-        // `modules: true`: the ring module by module in a dot type, even one that names a
-        // figure too (`square`, `extra-rounded`), as qr-code-styling draws an unset type.
-        if let Some(m) = field(&c, "modules")? {
-            if js::bool_of("options.style.cornersSquare.modules", &m)? {
-                let name = style.ring.name();
-                style.ring = RingShape::Modules(DotShape::parse(name).ok_or_else(|| {
-                    Error::invalid_value(format!(
-                        "options.style.cornersSquare.modules needs a dot type; '{name}' is not one"
-                    ))
-                })?);
-            }
+        if let Some(d) = modules("options.style.cornersSquare", &c, style.ring.name())? {
+            style.ring = RingShape::Modules(d);
         }
         style.ring_paint = paint("options.style.cornersSquare", &c)?;
     }
@@ -209,15 +213,8 @@ pub fn read_style(v: &Val, dark: Colour, light: Colour, check: bool) -> Result<S
         if let Some(t) = field(&c, "type")? {
             style.centre = one_of("options.style.cornersDot.type", &t, &CentreShape::NAMES, CentreShape::parse)?;
         }
-        if let Some(m) = field(&c, "modules")? {
-            if js::bool_of("options.style.cornersDot.modules", &m)? {
-                let name = style.centre.name();
-                style.centre = CentreShape::Modules(DotShape::parse(name).ok_or_else(|| {
-                    Error::invalid_value(format!(
-                        "options.style.cornersDot.modules needs a dot type; '{name}' is not one"
-                    ))
-                })?);
-            }
+        if let Some(d) = modules("options.style.cornersDot", &c, style.centre.name())? {
+            style.centre = CentreShape::Modules(d);
         }
         style.centre_paint = paint("options.style.cornersDot", &c)?;
     }

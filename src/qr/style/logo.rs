@@ -26,6 +26,17 @@ pub struct LogoImage {
     pub original: Option<(&'static str, Vec<u8>)>,
 }
 
+impl LogoImage {
+    /// The logo resized to `w × h` (straight RGBA), read in place: no copy of the pixels.
+    pub fn resized(&self, w: u32, h: u32) -> Option<Vec<u8>> {
+        if (w, h) == (self.width, self.height) {
+            return Some(self.rgba.clone());
+        }
+        let view = image::ImageBuffer::<image::Rgba<u8>, &[u8]>::from_raw(self.width, self.height, &self.rgba[..])?;
+        Some(image::imageops::resize(&view, w, h, image::imageops::FilterType::Triangle).into_raw())
+    }
+}
+
 /// Largest logo file an SVG embeds as given.
 pub const EMBED_AS_GIVEN: usize = 64 << 10;
 

@@ -97,10 +97,7 @@ fn draw_logo(pixmap: &mut Pixmap, logo: &SceneLogo) -> Result<()> {
     if logo.w < 0.5 || logo.h < 0.5 {
         return Ok(());
     }
-    let source = image::RgbaImage::from_raw(logo.image.width, logo.image.height, logo.image.rgba.clone())
-        .ok_or_else(|| internal("logo pixels of the wrong length"))?;
-    let sized = image::imageops::resize(&source, w, h, image::imageops::FilterType::Triangle);
-    let mut data = sized.into_raw();
+    let mut data = logo.image.resized(w, h).ok_or_else(|| internal("logo pixels of the wrong length"))?;
     for px in data.chunks_exact_mut(4) {
         let a = px[3] as u32;
         for c in &mut px[..3] {

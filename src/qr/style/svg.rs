@@ -116,6 +116,15 @@ fn d(outline: &Outline) -> String {
     s
 }
 
+/// ` name="value"` for each pair, numbers as `num` writes them.
+fn attrs(out: &mut String, pairs: &[(&str, f64)]) {
+    for &(name, v) in pairs {
+        let _ = write!(out, " {name}=\"");
+        num(out, v);
+        out.push('"');
+    }
+}
+
 /// `fill="…"` (and `fill-opacity`) for a colour.
 fn solid(out: &mut String, attr: &str, c: &Colour) {
     let _ = write!(out, " {attr}=\"{}\"", c.hex_str());
@@ -133,24 +142,15 @@ fn paint_attrs(out: &mut String, defs: &mut String, id: usize, paint: &Paint, ar
     match g.kind {
         GradientKind::Linear => {
             let (a, b) = linear_ends(g.rotation, area);
-            let _ = write!(defs, "<linearGradient id=\"g{id}\" gradientUnits=\"userSpaceOnUse\" x1=\"");
-            num(defs, a.x);
-            defs.push_str("\" y1=\"");
-            num(defs, a.y);
-            defs.push_str("\" x2=\"");
-            num(defs, b.x);
-            defs.push_str("\" y2=\"");
-            num(defs, b.y);
-            defs.push_str("\">");
+            let _ = write!(defs, "<linearGradient id=\"g{id}\" gradientUnits=\"userSpaceOnUse\"");
+            attrs(defs, &[("x1", a.x), ("y1", a.y), ("x2", b.x), ("y2", b.y)]);
+            defs.push('>');
         }
         GradientKind::Radial => {
-            let _ = write!(defs, "<radialGradient id=\"g{id}\" gradientUnits=\"userSpaceOnUse\" cx=\"");
-            num(defs, area.x + area.w / 2.0);
-            defs.push_str("\" cy=\"");
-            num(defs, area.y + area.h / 2.0);
-            defs.push_str("\" r=\"");
-            num(defs, area.w.max(area.h) / 2.0);
-            defs.push_str("\">");
+            let _ = write!(defs, "<radialGradient id=\"g{id}\" gradientUnits=\"userSpaceOnUse\"");
+            let (cx, cy, r) = (area.x + area.w / 2.0, area.y + area.h / 2.0, area.w.max(area.h) / 2.0);
+            attrs(defs, &[("cx", cx), ("cy", cy), ("r", r)]);
+            defs.push('>');
         }
     }
     for s in &g.stops {
@@ -176,16 +176,9 @@ fn image(out: &mut String, logo: &SceneLogo) {
     let (iw, ih) = (logo.image.width, logo.image.height);
     let scale = ((2.0 * logo.w / iw as f64).min(2.0 * logo.h / ih as f64)).min(1.0);
     let (w, h) = (((iw as f64 * scale).round() as u32).max(1), ((ih as f64 * scale).round() as u32).max(1));
-    let Some(source) = image::RgbaImage::from_raw(iw, ih, logo.image.rgba.clone()) else { return };
-    let sized = if (w, h) == (iw, ih) {
-        source
-    } else {
-        image::imageops::resize(&source, w, h, image::imageops::FilterType::Triangle)
-    };
+    let Some(sized) = logo.image.resized(w, h) else { return };
     let mut png = Vec::new();
-    if image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(sized.as_raw(), w, h, image::ExtendedColorType::Rgba8)
-        .is_err()
+    if image::codecs::png::PngEncoder::new(&mut png).write_image(&sized, w, h, image::ExtendedColorType::Rgba8).is_err()
     {
         return;
     }
@@ -195,15 +188,9 @@ fn image(out: &mut String, logo: &SceneLogo) {
 /// `<image>` of `file` (a `mime` image) as a data URL over the logo's place.
 fn embed(out: &mut String, logo: &SceneLogo, mime: &str, file: &[u8]) {
     use base64::Engine;
-    out.push_str("<image x=\"");
-    num(out, logo.x);
-    out.push_str("\" y=\"");
-    num(out, logo.y);
-    out.push_str("\" width=\"");
-    num(out, logo.w);
-    out.push_str("\" height=\"");
-    num(out, logo.h);
-    let _ = write!(out, "\" preserveAspectRatio=\"none\" href=\"data:{mime};base64,");
+    out.push_str("<image");
+    attrs(out, &[("x", logo.x), ("y", logo.y), ("width", logo.w), ("height", logo.h)]);
+    let _ = write!(out, " preserveAspectRatio=\"none\" href=\"data:{mime};base64,");
     base64::engine::general_purpose::STANDARD.encode_string(file, out);
     out.push_str("\"/>");
 }
