@@ -101,7 +101,11 @@ export interface QrStyle {
  * and no `errorCorrectionLevel`, the level is `'H'`.
  */
 export interface QrLogo {
-  /** A PNG, JPEG, WebP, GIF or BMP file, at most 16 MiB and 16 megapixels (copied at the call). SVG logos are refused for now. */
+  /**
+   * A PNG, JPEG, WebP, GIF, BMP or SVG file, at most 16 MiB and 16 megapixels (copied at the call). An SVG is drawn
+   * from its paths; one with filters, patterns, markers, text or images inside it, or past its budgets (nesting,
+   * copies made by `<use>`, drawing cost), is refused by name (docs/styles.md, "Logos").
+   */
   image: Buffer | Uint8Array
   /** The logo's longer side as a share of the symbol's side, (0, 0.5]; default the largest that fits, at most 0.3. */
   size?: number

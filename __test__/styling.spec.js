@@ -137,6 +137,27 @@ describe('qr-native/styling\'s API', () => {
     await assert.rejects(new QRCodeStyling({ data: 'x', width: 300, height: 200 }).getRawData(), (e) => e.code === 'ERR_INVALID_ARG_VALUE')
   })
 
+  test('an SVG logo as a data: URL, base64 or percent-escaped text, and a PNG as escaped bytes', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 60"><rect width="100" height="60" rx="10" fill="#c62828"/><title>Ünïcode</title></svg>'
+    const png = fs.readFileSync(path.join(__dirname, '..', 'examples', 'express', 'logo.png'))
+    const images = [
+      'data:image/svg+xml;base64,' + Buffer.from(svg).toString('base64'),
+      'data:image/svg+xml,' + encodeURIComponent(svg),
+      'data:image/svg+xml;utf8,' + svg.replace(/#/g, '%23'),
+      'data:image/png,' + [...png].map((b) => '%' + b.toString(16).padStart(2, '0')).join('')
+    ]
+    const zxing = new QrDecoder()
+    const drawn = []
+    for (const image of images) {
+      const q = new QRCodeStyling({ data: 'https://example.com/svg', width: 300, height: 300, image, dotsOptions: { type: 'rounded' } })
+      const out = await q.getRawData('png')
+      assert.equal(String(await zxing.decode(out)), 'https://example.com/svg')
+      drawn.push(out)
+    }
+    // The three spellings of the SVG are the same file: the same picture.
+    assert.ok(drawn[0].equals(drawn[1]) && drawn[0].equals(drawn[2]))
+  })
+
   test('it draws what qr-code-styling draws, readable or not: a dotted finder centre is not refused', async () => {
     const png = await new QRCodeStyling({ data: 'x', cornersDotOptions: { type: 'dots' } }).getRawData()
     assert.equal(png.subarray(1, 4).toString(), 'PNG')

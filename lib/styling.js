@@ -107,7 +107,20 @@ function logoFile (image) {
   if (typeof image !== 'string') throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "image" option must be a data: URL, a Buffer or a Uint8Array')
   const m = /^data:[^,]*?(;base64)?,(.*)$/s.exec(image)
   if (!m) throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The "image" option must be a data: URL, a Buffer or a Uint8Array: qr-native/styling fetches nothing (read the file or URL yourself). Received '${image.slice(0, 60)}'`)
-  return m[1] ? Buffer.from(m[2], 'base64') : Buffer.from(decodeURIComponent(m[2]), 'latin1')
+  return m[1] ? Buffer.from(m[2], 'base64') : percentDecoded(m[2])
+}
+
+// A data URL's text as bytes: each `%XX` one byte, the rest as UTF-8 (an SVG written as text;
+// `decodeURIComponent` would throw a URIError on the escaped bytes of a PNG).
+function percentDecoded (text) {
+  const parts = []
+  let last = 0
+  for (const m of text.matchAll(/%[0-9a-fA-F]{2}/g)) {
+    parts.push(Buffer.from(text.slice(last, m.index)), Buffer.of(parseInt(m[0].slice(1), 16)))
+    last = m.index + 3
+  }
+  parts.push(Buffer.from(text.slice(last)))
+  return Buffer.concat(parts)
 }
 
 /** The native options for qr-code-styling's options `o`, drawn as `type`. */

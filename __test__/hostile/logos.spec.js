@@ -4,7 +4,8 @@
 // every format (refused from the header), a PNG whose ICC profile inflates to 512 MiB
 // (skipped unread), thousands of corrupted and truncated logo files, a file one byte over
 // 16 MiB (refused before it is copied), a million gradient stops, NaN and ∞, and logo
-// buffers transferred, shrunk or rewritten right after the call.
+// buffers transferred, shrunk or rewritten right after the call; SVG logos built to expand, nest,
+// recurse, fetch or cost without bound.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -108,18 +109,57 @@ test('a logo buffer transferred, shrunk or rewritten while its call waits in the
   assert.deepEqual(a, ['resized', 'transferred', 'rewritten'])
 })
 
-test('SVG logos (entity expansion, external references, a huge viewBox) are refused unread, nothing fetched', () => {
+test('hostile SVG logos are refused before they are drawn, or drawn within their budget; nothing is fetched', () => {
   const a = survived(assert, runCase(`
-    const lol = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">' +
-      Array.from({ length: 9 }, (_, i) => '<!ENTITY lol' + (i + 1) + ' "' + ('&lol' + (i || '') + ';').repeat(10) + '">').join('') +
-      ']><svg xmlns="http://www.w3.org/2000/svg">&lol9;</svg>'
-    const files = [lol,
-      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image href="http://127.0.0.1:9/x.png" width="10" height="10"/></svg>',
-      '\\ufeff  <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e30 1e30" width="1e30" height="1e30"/>']
-    const t0 = Date.now()
-    const out = files.map((f) => attempt(() => qr.generateSync('svg logo', { style: { logo: { image: Buffer.from(f) } } })))
-    answer({ codes: out.map((r) => r.code), messages: out.map((r) => r.message), ms: Date.now() - t0 })`, { memoryKiB: CAP_KIB }))
-  assert.deepEqual(a.codes, ['ERR_INVALID_ARG_VALUE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_ARG_VALUE'])
-  for (const m of a.messages) assert.match(m, /SVG logos are not supported yet/)
-  assert.ok(a.ms < 1000, `${a.ms} ms`)
+    const net = require('node:net')
+    let connections = 0
+    const server = net.createServer((s) => { connections++; s.destroy() }).listen(0, '127.0.0.1', async () => {
+      const port = server.address().port
+      const ns = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+      const svg = (body, box = '0 0 10 10') => '<svg ' + ns + ' viewBox="' + box + '">' + body + '</svg>'
+      const entities = (value) => '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "' + value + '">' +
+        Array.from({ length: 9 }, (_, i) => '<!ENTITY lol' + (i + 1) + ' "' + ('&lol' + (i || '') + ';').repeat(10) + '">').join('') + ']>'
+      const rect = '<rect width="5" height="5"/>'
+      const cases = {
+        // Entity expansion, in text and as markup.
+        laughs: entities('lol') + '<svg ' + ns + '>&lol9;</svg>',
+        markup: '<!DOCTYPE svg [<!ENTITY g "<g><g><g></g></g></g>">]>' + svg('&g;&g;'),
+        // A billion copies by <use>, ten at each of nine levels.
+        uses: svg('<defs><rect id="g0" width="1" height="1"/>' + Array.from({ length: 9 }, (_, i) => '<g id="g' + (i + 1) + '">' + ('<use href="#g' + i + '"/>').repeat(10) + '</g>').join('') + '</defs><use href="#g9"/>'),
+        // Masks that usvg copies at every use, each using the one before twice: 2^30.
+        masks: svg('<defs><mask id="m0">' + rect + '</mask>' + Array.from({ length: 30 }, (_, i) => '<mask id="m' + (i + 1) + '"><rect width="9" height="9" mask="url(#m' + i + ')"/><rect width="9" height="9" mask="url(#m' + i + ')"/></mask>').join('') + '</defs><rect width="9" height="9" mask="url(#m30)"/>'),
+        cycle: svg('<defs><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>'),
+        deep: svg('<g>'.repeat(50000) + rect + '</g>'.repeat(50000)),
+        // Work without bound to draw: filters, patterns with huge tiles, 200,000 triangles, many stops.
+        blur: svg('<filter id="f"><feGaussianBlur stdDeviation="1e6"/></filter><rect width="5" height="5" filter="url(#f)"/>'),
+        tiles: svg('<pattern id="p" width="1e7" height="1e7" patternUnits="userSpaceOnUse">' + rect + '</pattern><rect width="10" height="10" fill="url(#p)"/>'),
+        paths: svg('<path d="' + 'M0 0 L10 10 L0 10 Z'.repeat(200000) + '"/>'),
+        stops: svg('<linearGradient id="l">' + Array.from({ length: 90000 }, (_, i) => '<stop offset="' + i / 90000 + '" stop-color="#' + (i % 4096).toString(16).padStart(3, '0') + '"/>').join('') + '</linearGradient><rect width="10" height="10" fill="url(#l)"/>'),
+        // References outside the file, never followed.
+        http: svg('<image href="http://127.0.0.1:' + port + '/x.png" width="10" height="10"/>'),
+        file: svg('<image xlink:href="file:///etc/hostname" width="10" height="10"/>'),
+        css: svg('<style>@import url(http://127.0.0.1:' + port + '/x.css); rect { fill: url(http://127.0.0.1:' + port + '/f) }</style>' + rect),
+        // Drawn: a 1e30 viewBox and a 1e-30 one, a 1e30 stroke, a dash of 1e-4 along 1e9.
+        huge: svg('<rect width="1e30" height="1e30" fill="red"/>', '0 0 1e30 1e30'),
+        tiny: svg('<rect width="1" height="1" fill="red"/>', '0 0 1e-30 1e-30'),
+        stroke: svg('<path d="M0 0 L10 10" stroke="red" stroke-width="1e30" stroke-linejoin="round"/>'),
+        dashes: svg('<path d="M0 0 L1e9 1e9" stroke="red" stroke-dasharray="0.0001"/>')
+      }
+      const out = {}
+      for (const [name, file] of Object.entries(cases)) {
+        const t0 = Date.now()
+        const sync = attempt(() => qr.generateSync('svg logo', { width: 2000, style: { logo: { image: Buffer.from(file) } } }))
+        const r = await settle(qr.generate('svg logo', { type: 'svg', style: { logo: { image: Buffer.from(file) } } }))
+        out[name] = { sync: sync.ok ? 'drawn' : sync.code, async: r.ok ? 'drawn' : r.code, message: sync.message, ms: Date.now() - t0 }
+      }
+      server.close()
+      answer({ out, connections })
+    })`, { memoryKiB: CAP_KIB }))
+  const refused = { laughs: 'ERR_INVALID_ARG_VALUE', markup: 'ERR_INVALID_ARG_VALUE', uses: 'ERR_OUT_OF_RANGE', masks: 'ERR_OUT_OF_RANGE', cycle: 'ERR_INVALID_ARG_VALUE', deep: 'ERR_OUT_OF_RANGE', blur: 'ERR_INVALID_ARG_VALUE', tiles: 'ERR_INVALID_ARG_VALUE', paths: 'ERR_OUT_OF_RANGE', stops: 'ERR_OUT_OF_RANGE', http: 'ERR_INVALID_ARG_VALUE', file: 'ERR_INVALID_ARG_VALUE' }
+  for (const [name, r] of Object.entries(a.out)) {
+    const expected = refused[name] ?? 'drawn'
+    assert.deepEqual([name, r.sync, r.async], [name, expected, expected], r.message)
+    assert.ok(r.ms < 5000, `${name}: ${r.ms} ms`)
+  }
+  assert.equal(a.connections, 0, 'nothing is fetched')
 })

@@ -15,12 +15,19 @@ pub const MAX_SIZE: f64 = 0.5;
 /// The size chosen at most when the caller gives none.
 pub const DEFAULT_MAX_SIZE: f64 = 0.3;
 
-/// A decoded logo: straight RGBA, row-major.
+/// Most elements and other XML nodes an SVG logo may have.
+pub const MAX_SVG_NODES: u32 = 100_000;
+
+/// A decoded logo: straight RGBA, row-major; or an SVG's parsed tree, drawn at whatever size
+/// it is asked for.
 #[derive(Clone, Debug)]
 pub struct LogoImage {
+    /// Pixels; for an SVG, its aspect on a longer side of `VECTOR_SIDE`.
     pub width: u32,
     pub height: u32,
+    /// Empty for an SVG.
     pub rgba: Vec<u8>,
+    pub vector: Option<std::sync::Arc<resvg::usvg::Tree>>,
     /// The file as given, with its MIME type, when it is small enough for an SVG to embed as
     /// it is (it decoded, so it is the image it claims to be); else SVG embeds a new PNG.
     pub original: Option<(&'static str, Vec<u8>)>,
@@ -29,6 +36,11 @@ pub struct LogoImage {
 impl LogoImage {
     /// The logo resized to `w × h` (straight RGBA), read in place: no copy of the pixels.
     pub fn resized(&self, w: u32, h: u32) -> Option<Vec<u8>> {
+        if let Some(tree) = &self.vector {
+            let pixmap = render_svg(tree, w, h)?;
+            let straight = pixmap.pixels().iter().map(|p| p.demultiply());
+            return Some(straight.flat_map(|c| [c.red(), c.green(), c.blue(), c.alpha()]).collect());
+        }
         if (w, h) == (self.width, self.height) {
             return Some(self.rgba.clone());
         }
@@ -40,9 +52,42 @@ impl LogoImage {
 /// Largest logo file an SVG embeds as given.
 pub const EMBED_AS_GIVEN: usize = 64 << 10;
 
-/// `decode`, keeping the file for SVG when it is at most `EMBED_AS_GIVEN` bytes.
+/// The longer side an SVG logo's `width` and `height` are given on (they say its aspect).
+pub const VECTOR_SIDE: f64 = 1024.0;
+
+/// `tree` drawn into a `w × h` pixmap (premultiplied), stretched to fill it: at most
+/// `VECTOR_SIDE` on its longer side, then scaled up (the cost `svg_cost` bounded).
+pub fn render_svg(tree: &resvg::usvg::Tree, w: u32, h: u32) -> Option<tiny_skia::Pixmap> {
+    let size = tree.size();
+    let long = w.max(h) as f64;
+    if long > VECTOR_SIDE {
+        let side = |v: u32| ((v as f64 * VECTOR_SIDE / long).round() as u32).max(1);
+        let (rw, rh) = (side(w), side(h));
+        let small = render_svg(tree, rw, rh)?;
+        let mut pixmap = tiny_skia::Pixmap::new(w, h)?;
+        let paint = tiny_skia::PixmapPaint { quality: tiny_skia::FilterQuality::Bilinear, ..Default::default() };
+        let t = tiny_skia::Transform::from_scale(w as f32 / rw as f32, h as f32 / rh as f32);
+        pixmap.draw_pixmap(0, 0, small.as_ref(), &paint, t, None);
+        return Some(pixmap);
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(w, h)?;
+    let t = tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
+    resvg::render(tree, t, &mut pixmap.as_mut());
+    Some(pixmap)
+}
+
+/// `decode`, keeping the file for SVG when it is at most `EMBED_AS_GIVEN` bytes (an SVG
+/// logo as usvg writes it back: its entities expanded, its styles resolved, nothing in it
+/// that refers outside it).
 pub fn decode_for_embedding(file: &[u8]) -> Result<LogoImage> {
     let mut image = decode(file)?;
+    if let Some(tree) = &image.vector {
+        let text = tree.to_string(&resvg::usvg::WriteOptions::default());
+        if text.len() <= EMBED_AS_GIVEN {
+            image.original = Some(("image/svg+xml", text.into_bytes()));
+        }
+        return Ok(image);
+    }
     if file.len() <= EMBED_AS_GIVEN {
         let mime = match image::guess_format(file) {
             Ok(image::ImageFormat::Png) => Some("image/png"),
@@ -73,10 +118,7 @@ pub fn decode(file: &[u8]) -> Result<LogoImage> {
     use image::ImageFormat as F;
     use std::io::Cursor;
     if looks_like_svg(file) {
-        return Err(Error::invalid_value(
-            "The argument 'options.style.logo.image' is an SVG file: SVG logos are not supported yet; \
-             give the logo as a PNG, JPEG, WebP, GIF or BMP file",
-        ));
+        return read_svg(file);
     }
     let reader = image::ImageReader::new(Cursor::new(file)).with_guessed_format().map_err(unreadable)?;
     match reader.format() {
@@ -100,7 +142,425 @@ pub fn decode(file: &[u8]) -> Result<LogoImage> {
     limits.max_alloc = Some(pixels * 16 + (1 << 20));
     reader.limits(limits);
     let img = reader.decode().map_err(unreadable)?.into_rgba8();
-    Ok(LogoImage { width: img.width(), height: img.height(), rgba: img.into_raw(), original: None })
+    Ok(LogoImage { width: img.width(), height: img.height(), rgba: img.into_raw(), vector: None, original: None })
+}
+
+/// Deepest nesting of XML elements an SVG logo may have (usvg and resvg recurse on it).
+pub const MAX_SVG_DEPTH: usize = 128;
+/// Most work drawing an SVG logo may cost, in pixels touched at `VECTOR_SIDE` (see
+/// `svg_cost`): 64 canvases' worth, tens of milliseconds at most.
+pub const MAX_SVG_COST: f64 = 64.0 * VECTOR_SIDE * VECTOR_SIDE;
+
+/// Most stops a gradient in an SVG logo may have.
+pub const MAX_SVG_STOPS: usize = 256;
+
+/// SVG elements a logo may not hold: what costs without bound to draw (filters, patterns,
+/// markers), what would be read from elsewhere (images) and what would silently go
+/// missing (text: no fonts are loaded).
+fn refused_element(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "filter" => "filters",
+        n if n.starts_with("fe") => "filters",
+        "pattern" => "patterns",
+        "marker" => "markers",
+        "image" | "feImage" => "images inside the SVG (nothing is fetched or read)",
+        "text" | "tspan" | "textPath" => "text (no fonts are loaded: convert it to paths)",
+        "foreignObject" => "foreign objects",
+        _ => return None,
+    })
+}
+
+/// An SVG logo: at most `MAX_SVG_NODES` XML nodes (entities count as what they expand to),
+/// `MAX_SVG_DEPTH` deep, none of the `refused_element`s, and at most `MAX_SVG_COST` to draw;
+/// refused with a message that says which limit before anything is drawn. Nothing is read
+/// from outside the file.
+fn read_svg(file: &[u8]) -> Result<LogoImage> {
+    use resvg::usvg;
+    let text = std::str::from_utf8(file).map_err(|_| unreadable("an SVG file that is not UTF-8"))?;
+    // The XML parser recurses once per level of nesting: too deep a file is refused first.
+    if xml_depth(text)? > MAX_SVG_DEPTH {
+        return Err(Error::out_of_range(format!(
+            "The SVG logo in 'options.style.logo.image' nests elements more than {MAX_SVG_DEPTH} deep; \
+             the limit is {MAX_SVG_DEPTH}"
+        )));
+    }
+    let xml = usvg::roxmltree::ParsingOptions { allow_dtd: true, nodes_limit: MAX_SVG_NODES };
+    let doc = usvg::roxmltree::Document::parse_with_options(text, xml).map_err(|e| match e {
+        usvg::roxmltree::Error::NodesLimitReached => Error::out_of_range(format!(
+            "The SVG logo in 'options.style.logo.image' has more than {MAX_SVG_NODES} nodes (its entities expanded); \
+             the limit is {MAX_SVG_NODES}"
+        )),
+        e => unreadable(format_args!("invalid SVG: {e}")),
+    })?;
+    check_svg_elements(&doc)?;
+    check_svg_expansion(&doc)?;
+    let options = usvg::Options {
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_xmltree(&doc, &options).map_err(|e| unreadable(format_args!("invalid SVG: {e}")))?;
+    let size = tree.size();
+    let (sw, sh) = (size.width() as f64, size.height() as f64);
+    if !(sw.is_finite() && sh.is_finite() && sw > 0.0 && sh > 0.0) {
+        return Err(unreadable("an SVG of no size"));
+    }
+    let cost = svg_cost(&tree)?;
+    if cost > MAX_SVG_COST {
+        return Err(Error::out_of_range(format!(
+            "The SVG logo in 'options.style.logo.image' is too costly to draw: about {:.0} canvases of paths, \
+             layers and clips at {VECTOR_SIDE} px; the limit is {:.0}",
+            cost / (VECTOR_SIDE * VECTOR_SIDE),
+            MAX_SVG_COST / (VECTOR_SIDE * VECTOR_SIDE)
+        )));
+    }
+    let long = sw.max(sh);
+    let side = |v: f64| ((v / long * VECTOR_SIDE).round() as u32).max(1);
+    Ok(LogoImage {
+        width: side(sw),
+        height: side(sh),
+        rgba: Vec::new(),
+        vector: Some(std::sync::Arc::new(tree)),
+        original: None,
+    })
+}
+
+/// The deepest nesting of elements in an XML text, read without parsing it (the parser
+/// recurses on nesting, so it cannot be what measures it). Entities in a DTD may not hold
+/// markup, so the text's own tags are all there is to count; a text that is not well formed
+/// is measured as far as it reads and refused by the parser afterwards.
+fn xml_depth(text: &str) -> Result<usize> {
+    let b = text.as_bytes();
+    let find = |from: usize, what: &[u8]| -> usize {
+        b[from.min(b.len())..].windows(what.len()).position(|w| w == what).map_or(b.len(), |k| from + k + what.len())
+    };
+    let (mut i, mut depth, mut deepest) = (0usize, 0usize, 0usize);
+    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+        i += k;
+        let rest = &b[i..];
+        if rest.starts_with(b"<!--") {
+            i = find(i + 4, b"-->");
+        } else if rest.starts_with(b"<![CDATA[") {
+            i = find(i + 9, b"]]>");
+        } else if rest.starts_with(b"<?") {
+            i = find(i + 2, b"?>");
+        } else if rest.starts_with(b"<!DOCTYPE") {
+            let open = b[i..].iter().position(|&c| c == b'[' || c == b'>').map_or(b.len(), |k| i + k);
+            if b.get(open) == Some(&b'[') {
+                // The subset ends at a `]` that only spaces part from `>`.
+                let mut end = open;
+                while let Some(k) = b[end + 1..].iter().position(|&c| c == b']') {
+                    end += 1 + k;
+                    let after = b[end + 1..].iter().position(|c| !c.is_ascii_whitespace()).map(|k| end + 1 + k);
+                    if after.is_some_and(|a| b[a] == b'>') {
+                        break;
+                    }
+                }
+                let subset = &b[open..end];
+                // Every `<` in the subset must open a declaration (`<!ENTITY`, `<!--`, …).
+                if subset.windows(2).any(|w| w[0] == b'<' && w[1] != b'!') || subset.last() == Some(&b'<') {
+                    return Err(Error::invalid_value(
+                        "The SVG logo in 'options.style.logo.image' declares entities that hold markup: \
+                         SVG logos may not",
+                    ));
+                }
+                i = end;
+            } else {
+                i = open + 1;
+            }
+        } else if rest.starts_with(b"</") {
+            depth = depth.saturating_sub(1);
+            i += 2;
+        } else {
+            // An open tag: to its `>`, outside quoted attribute values.
+            let mut j = i + 1;
+            let mut quote = None;
+            while j < b.len() {
+                match (quote, b[j]) {
+                    (None, b'"' | b'\'') => quote = Some(b[j]),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, b'>') => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if j >= b.len() || b[j - 1] != b'/' {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            i = j + 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+    }
+    Ok(deepest)
+}
+
+/// Refuses an SVG document nested deeper than `MAX_SVG_DEPTH` or holding a refused
+/// element, walking it without recursion (a deep document is what it guards against).
+fn check_svg_elements(doc: &resvg::usvg::roxmltree::Document) -> Result<()> {
+    const SVG_NS: &str = "http://www.w3.org/2000/svg";
+    // Each node's depth, by id: nodes come in document order, so a parent's is known first.
+    let mut depths: Vec<u16> = Vec::new();
+    for node in doc.descendants() {
+        let depth = node.parent().map_or(0, |p| depths.get(p.id().get_usize()).copied().unwrap_or(0) + 1);
+        let id = node.id().get_usize();
+        if depths.len() <= id {
+            depths.resize(id + 1, 0);
+        }
+        depths[id] = depth;
+        if !node.is_element() {
+            continue;
+        }
+        if depth as usize > MAX_SVG_DEPTH {
+            return Err(Error::out_of_range(format!(
+                "The SVG logo in 'options.style.logo.image' nests elements more than {MAX_SVG_DEPTH} deep; \
+                 the limit is {MAX_SVG_DEPTH}"
+            )));
+        }
+        let name = node.tag_name();
+        if name.namespace() == Some(SVG_NS) {
+            if let Some(what) = refused_element(name.name()) {
+                return Err(Error::invalid_value(format!(
+                    "The SVG logo in 'options.style.logo.image' holds a <{}> element: SVG logos may not hold {what}",
+                    name.name()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Most elements an SVG logo may stand for once its references are followed (see
+/// `check_svg_expansion`).
+pub const MAX_SVG_EXPANDED: u64 = 200_000;
+
+/// Refuses an SVG logo that stands for more than `MAX_SVG_EXPANDED` elements once usvg has
+/// followed its references: each `<use>` is a copy of what it names, and so is each use of a
+/// mask or clip path that usvg does not share (a mask in `objectBoundingBox` units, the
+/// default, or a clip path in them), so a few kilobytes could stand for billions of elements.
+/// Shared ones count once. Counted without recursion, each element once; a reference cycle
+/// is refused.
+fn check_svg_expansion<'a, 'i>(doc: &'a resvg::usvg::roxmltree::Document<'i>) -> Result<()> {
+    use resvg::usvg::roxmltree::Node;
+    const XLINK: &str = "http://www.w3.org/1999/xlink";
+    let too_large = || {
+        Error::out_of_range(format!(
+            "The SVG logo in 'options.style.logo.image' stands for more than {MAX_SVG_EXPANDED} elements once its \
+             <use> elements, masks and clip paths are followed; the limit is {MAX_SVG_EXPANDED}"
+        ))
+    };
+    let ids: std::collections::HashMap<&'a str, Node<'a, 'i>> =
+        doc.descendants().filter(|n| n.is_element()).filter_map(|n| n.attribute("id").map(|id| (id, n))).collect();
+    // Whether usvg makes a new copy of this mask or clip path for every use.
+    let copied = |n: &Node| match n.tag_name().name() {
+        "mask" => {
+            n.attribute("maskUnits") != Some("userSpaceOnUse")
+                || n.attribute("maskContentUnits") == Some("objectBoundingBox")
+        }
+        "clipPath" => n.attribute("clipPathUnits") == Some("objectBoundingBox"),
+        _ => false,
+    };
+    // A stylesheet could give any element a reference to a copied mask or clip path: with
+    // one of those, its properties must be given element by element.
+    let styled = doc
+        .descendants()
+        .any(|n| n.has_tag_name("style") && n.text().is_some_and(|t| t.contains("mask") || t.contains("clip-path")));
+    if styled && ids.values().any(copied) {
+        return Err(Error::invalid_value(
+            "The SVG logo in 'options.style.logo.image' sets masks or clip paths from a stylesheet and has masks or clip \
+             paths in objectBoundingBox units: give those as attributes, or in userSpaceOnUse units",
+        ));
+    }
+    // The elements `n` stands for besides its children: a `<use>`'s target, and copied masks
+    // and clip paths it refers to; shared ones go to `shared`, counted once.
+    let references = |n: Node<'a, 'i>, shared: &mut Vec<Node<'a, 'i>>| -> Vec<Node<'a, 'i>> {
+        let mut out = Vec::new();
+        if n.has_tag_name("use") {
+            let href = n.attribute((XLINK, "href")).or_else(|| n.attribute("href"));
+            if let Some(target) = href.and_then(|h| h.strip_prefix('#')).and_then(|id| ids.get(id)) {
+                out.push(*target);
+            }
+        }
+        let mut named = Vec::new();
+        for a in n.attributes() {
+            match a.name() {
+                "mask" | "clip-path" | "style" => named.extend(urls(a.value())),
+                _ => {}
+            }
+        }
+        for id in named {
+            if let Some(target) = ids.get(id).filter(|t| t.has_tag_name("mask") || t.has_tag_name("clipPath")) {
+                if copied(target) {
+                    out.push(*target);
+                } else {
+                    shared.push(*target);
+                }
+            }
+        }
+        out
+    };
+    // Post-order over elements and references, each element's total counted once.
+    let mut total: std::collections::HashMap<resvg::usvg::roxmltree::NodeId, u64> = Default::default();
+    let mut on_stack = std::collections::HashSet::new();
+    let mut shared = Vec::new();
+    let mut counted_shared = std::collections::HashSet::new();
+    let mut grand = 0u64;
+    let mut roots = vec![doc.root_element()];
+    while let Some(root) = roots.pop() {
+        if total.contains_key(&root.id()) {
+            continue;
+        }
+        // (element, what it stands for, whether they were pushed)
+        let mut stack: Vec<(Node<'a, 'i>, bool)> = vec![(root, false)];
+        while let Some((n, expanded)) = stack.pop() {
+            let parts: Vec<Node<'a, 'i>> =
+                n.children().filter(|c| c.is_element()).chain(references(n, &mut shared)).collect();
+            if !expanded {
+                if total.contains_key(&n.id()) {
+                    continue;
+                }
+                if !on_stack.insert(n.id()) {
+                    return Err(Error::invalid_value(
+                        "The SVG logo in 'options.style.logo.image' refers to itself (a <use>, mask or clip path inside what it names)",
+                    ));
+                }
+                stack.push((n, true));
+                for p in parts {
+                    if on_stack.contains(&p.id()) {
+                        return Err(Error::invalid_value(
+                            "The SVG logo in 'options.style.logo.image' refers to itself (a <use>, mask or clip path inside what it names)",
+                        ));
+                    }
+                    if !total.contains_key(&p.id()) {
+                        stack.push((p, false));
+                    }
+                }
+            } else {
+                let sum =
+                    parts.iter().fold(1u64, |acc, p| acc.saturating_add(total.get(&p.id()).copied().unwrap_or(0)));
+                if sum > MAX_SVG_EXPANDED {
+                    return Err(too_large());
+                }
+                on_stack.remove(&n.id());
+                total.insert(n.id(), sum);
+            }
+        }
+        grand = grand.saturating_add(total[&root.id()]);
+        for s in shared.drain(..) {
+            if counted_shared.insert(s.id()) {
+                roots.push(s);
+            }
+        }
+        if grand > MAX_SVG_EXPANDED {
+            return Err(too_large());
+        }
+    }
+    Ok(())
+}
+
+/// The ids in `url(#id)`s of a property value.
+fn urls(v: &str) -> Vec<&str> {
+    v.match_indices("url(")
+        .filter_map(|(k, _)| {
+            let rest = v[k + 4..].trim_start().trim_start_matches(['"', '\'']);
+            Some(rest.strip_prefix('#')?.split([')', '"', '\'', ' ']).next().unwrap_or(""))
+        })
+        .collect()
+}
+
+/// What drawing `tree` at `VECTOR_SIDE` costs at most, in pixels touched: each path its
+/// box's area plus, for each of its segments, the box's height (a scanline fill visits
+/// every edge on every row it spans); each layer (opacity, clip) its area; each clip its
+/// paths, every time it is used. Clip paths may not nest (their cost would multiply).
+fn svg_cost(tree: &resvg::usvg::Tree) -> Result<f64> {
+    use resvg::usvg::{Group, Node, Rect};
+    let size = tree.size();
+    let scale = VECTOR_SIDE / size.width().max(size.height()) as f64;
+    let (cw, ch) = (size.width() as f64, size.height() as f64);
+    // A box's extent on the canvas, in pixels at `VECTOR_SIDE`.
+    let extent = |r: Rect| -> (f64, f64) {
+        let w = (r.right() as f64).min(cw) - (r.left() as f64).max(0.0);
+        let h = (r.bottom() as f64).min(ch) - (r.top() as f64).max(0.0);
+        if w.is_finite() && h.is_finite() && w > 0.0 && h > 0.0 {
+            ((w * scale).max(1.0), (h * scale).max(1.0))
+        } else {
+            (0.0, 0.0)
+        }
+    };
+    // Whether a group under `g` (or `g`) is clipped or masked, as `with` says.
+    let holds = |g: &Group, with: fn(&Group) -> bool| {
+        let mut stack = vec![g];
+        while let Some(g) = stack.pop() {
+            if with(g) {
+                return true;
+            }
+            stack.extend(g.children().iter().filter_map(|n| if let Node::Group(g) = n { Some(&**g) } else { None }));
+        }
+        false
+    };
+    // A clip's or mask's content is drawn again at each use: it may not be clipped or masked
+    // itself, or the work would multiply with each level.
+    let layered: fn(&Group) -> bool = |g| g.clip_path().is_some() || g.mask().is_some();
+    let clips_nest = tree.clip_paths().iter().any(|c| c.clip_path().is_some() || holds(c.root(), layered));
+    if clips_nest || tree.masks().iter().any(|m| m.mask().is_some() || holds(m.root(), layered)) {
+        return Err(Error::invalid_value(
+            "The SVG logo in 'options.style.logo.image' clips or masks inside a clip path or mask: \
+             SVG logos may clip and mask only with plain clip paths and masks",
+        ));
+    }
+    // A gradient's colour is found among its stops at every pixel it paints.
+    let stops = (tree.linear_gradients().iter().map(|g| g.stops().len()))
+        .chain(tree.radial_gradients().iter().map(|g| g.stops().len()))
+        .max()
+        .unwrap_or(0);
+    if stops > MAX_SVG_STOPS {
+        return Err(Error::out_of_range(format!(
+            "The SVG logo in 'options.style.logo.image' has a gradient of {stops} stops; the limit is {MAX_SVG_STOPS}"
+        )));
+    }
+    // The paths and layers under `g`; `layers` gives a clip's or mask's cost (its canvas and
+    // its content, counted once each and added at each use).
+    fn walk(g: &Group, extent: &dyn Fn(Rect) -> (f64, f64), layers: &mut dyn FnMut(&Group) -> f64) -> f64 {
+        let mut cost = 0.0;
+        let mut stack = vec![g];
+        while let Some(g) = stack.pop() {
+            if g.should_isolate() {
+                let (w, h) = extent(g.abs_layer_bounding_box().to_rect());
+                cost += w * h + layers(g);
+            }
+            for child in g.children() {
+                match child {
+                    Node::Group(g) => stack.push(g),
+                    Node::Path(p) => {
+                        let (w, h) = extent(p.abs_stroke_bounding_box());
+                        cost += w * h + p.data().len() as f64 * h;
+                    }
+                    Node::Image(_) | Node::Text(_) => {}
+                }
+            }
+            if cost > MAX_SVG_COST {
+                break; // refused: the rest need not be counted
+            }
+        }
+        cost
+    }
+    let canvas = VECTOR_SIDE * VECTOR_SIDE;
+    let mut clip_costs = std::collections::HashMap::new();
+    let mut mask_costs = std::collections::HashMap::new();
+    let mut layers = |g: &Group| -> f64 {
+        let clip = g.clip_path().map_or(0.0, |c| {
+            *clip_costs.entry(c as *const _ as usize).or_insert_with(|| canvas + walk(c.root(), &extent, &mut |_| 0.0))
+        });
+        let mask = g.mask().map_or(0.0, |m| {
+            *mask_costs.entry(m as *const _ as usize).or_insert_with(|| canvas + walk(m.root(), &extent, &mut |_| 0.0))
+        });
+        clip + mask
+    };
+    Ok(walk(tree.root(), &extent, &mut layers))
 }
 
 fn read_png(file: &[u8]) -> Result<LogoImage> {
@@ -124,7 +584,7 @@ fn read_png(file: &[u8]) -> Result<LogoImage> {
     if rgba.len() as u64 != out.width as u64 * out.height as u64 * 4 {
         return Err(unreadable("its rows are not whole"));
     }
-    Ok(LogoImage { width: out.width, height: out.height, rgba, original: None })
+    Ok(LogoImage { width: out.width, height: out.height, rgba, vector: None, original: None })
 }
 
 /// Where the logo's box lies, in modules from the symbol's top-left corner.
@@ -296,4 +756,90 @@ pub fn place_qr_code_styling(
     let x = layout.origin + r(margin + (n * dot - width) / 2.0);
     let y = layout.origin + r(margin + (n * dot - height) / 2.0);
     QrCodeStylingLogo { hidden, rect: [x, y, width - 2.0 * margin, height - 2.0 * margin] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NS: &str = r#"xmlns="http://www.w3.org/2000/svg""#;
+
+    fn svg(body: &str) -> Vec<u8> {
+        format!(r#"<svg {NS} viewBox="0 0 10 10">{body}</svg>"#).into_bytes()
+    }
+
+    #[test]
+    fn xml_depth_counts_elements_not_comments_data_or_quoted_brackets() {
+        let depth = |s: &str| xml_depth(s).unwrap();
+        assert_eq!(depth("<a><b/><c><d></d></c></a>"), 3);
+        assert_eq!(depth(r#"<a t="x>y/>"><!-- <b><b> --><![CDATA[<c><c>]]><?pi <d> ?><e/></a>"#), 1);
+        assert_eq!(depth("<!DOCTYPE svg [<!ENTITY a \"x\">]><a><b></b></a>"), 2);
+        assert!(xml_depth("<!DOCTYPE svg [<!ENTITY g \"<g></g>\">]><a/>").is_err());
+        let deep = format!("{}{}", "<g>".repeat(MAX_SVG_DEPTH + 1), "</g>".repeat(MAX_SVG_DEPTH + 1));
+        assert_eq!(depth(&deep), MAX_SVG_DEPTH + 1);
+        assert!(decode(deep.replacen("<g>", &format!("<svg {NS}>"), 1).as_bytes()).is_err());
+    }
+
+    #[test]
+    fn an_svg_logo_is_drawn_at_its_aspect() {
+        let logo = decode(&svg(r#"<rect width="10" height="10" fill="red"/>"#)).unwrap();
+        assert_eq!((logo.width, logo.height), (VECTOR_SIDE as u32, VECTOR_SIDE as u32));
+        let wide = decode(format!(r#"<svg {NS} viewBox="0 0 40 10"><rect width="40" height="10"/></svg>"#).as_bytes());
+        assert_eq!(wide.map(|l| (l.width, l.height)).unwrap(), (1024, 256));
+        let px = logo.resized(4, 4).unwrap();
+        assert_eq!(&px[..4], &[255, 0, 0, 255]);
+        // Past `VECTOR_SIDE`, drawn at it and scaled: the same colours.
+        let big = logo.resized(2048, 2048).unwrap();
+        assert_eq!(&big[..4], &[255, 0, 0, 255]);
+    }
+
+    #[test]
+    fn what_an_svg_logo_stands_for_is_counted_through_its_references() {
+        let uses = |n: usize| {
+            let mut body = String::from(r#"<defs><rect id="g0" width="1" height="1"/>"#);
+            for i in 0..n {
+                body += &format!(r#"<g id="g{}">{}</g>"#, i + 1, format!(r##"<use href="#g{i}"/>"##).repeat(10));
+            }
+            body + &format!(r##"</defs><use href="#g{n}"/>"##)
+        };
+        // 10^3 copies fit; 10^6 do not, and are refused before usvg makes one.
+        assert!(decode(&svg(&uses(3))).is_ok());
+        let err = decode(&svg(&uses(6))).unwrap_err();
+        assert!(err.message.contains("stands for more than"), "{}", err.message);
+        let cycle = r##"<defs><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>"##;
+        assert!(decode(&svg(cycle)).unwrap_err().message.contains("refers to itself"));
+        // A mask usvg shares counts once however often it is used; one it copies, each time.
+        let masked = |units: &str, uses: usize| {
+            let dot = r#"<rect width="0.01" height="0.01" fill="white"/>"#;
+            let mask = format!(r#"<mask id="m" {units}>{}</mask>"#, dot.repeat(4500));
+            svg(&format!("<defs>{mask}</defs>{}", r#"<rect width="1" height="1" mask="url(#m)"/>"#.repeat(uses)))
+        };
+        let shared = r#"maskUnits="userSpaceOnUse""#;
+        assert!(decode(&masked(shared, 50)).is_ok());
+        assert!(decode(&masked("", 50)).unwrap_err().message.contains("stands for more than"));
+        assert!(decode(&masked("", 40)).is_ok());
+    }
+
+    #[test]
+    fn an_svg_logo_that_costs_too_much_to_draw_is_refused_by_name() {
+        let refused = |body: &str| decode(&svg(body)).unwrap_err().message;
+        assert!(refused(r#"<filter id="f"><feFlood/></filter>"#).contains("<filter>"));
+        assert!(refused(r#"<text>logo</text>"#).contains("convert it to paths"));
+        assert!(refused(r#"<image href="a.png" width="1" height="1"/>"#).contains("<image>"));
+        let layers = |n: usize| r#"<rect width="10" height="10" opacity="0.5"/>"#.repeat(n);
+        // Each half-transparent full-size rect is a canvas of fill and one of layer.
+        assert!(decode(&svg(&layers(31))).is_ok());
+        assert!(refused(&layers(40)).contains("too costly to draw"));
+        let nested = r#"<defs><clipPath id="a"><rect width="5" height="5"/></clipPath>
+            <clipPath id="b"><rect width="5" height="5" clip-path="url(#a)"/></clipPath></defs>
+            <rect width="9" height="9" clip-path="url(#b)"/>"#;
+        assert!(refused(nested).contains("clips or masks inside"));
+        let stops = |n: usize| {
+            let stops: String =
+                (0..n).map(|i| format!(r#"<stop offset="{}" stop-color="red"/>"#, i as f64 / n as f64)).collect();
+            format!(r#"<linearGradient id="l">{stops}</linearGradient><rect width="9" height="9" fill="url(#l)"/>"#)
+        };
+        assert!(decode(&svg(&stops(MAX_SVG_STOPS))).is_ok());
+        assert!(refused(&stops(MAX_SVG_STOPS + 1)).contains("stops"));
+    }
 }

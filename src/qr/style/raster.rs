@@ -97,15 +97,21 @@ fn draw_logo(pixmap: &mut Pixmap, logo: &SceneLogo) -> Result<()> {
     if logo.w < 0.5 || logo.h < 0.5 {
         return Ok(());
     }
-    let mut data = logo.image.resized(w, h).ok_or_else(|| internal("logo pixels of the wrong length"))?;
-    for px in data.chunks_exact_mut(4) {
-        let a = px[3] as u32;
-        for c in &mut px[..3] {
-            *c = ((*c as u32 * a + 127) / 255) as u8;
+    let logo_pixmap = match &logo.image.vector {
+        // An SVG is drawn at the size it covers, already premultiplied.
+        Some(tree) => super::logo::render_svg(tree, w, h).ok_or_else(|| internal("logo pixmap"))?,
+        None => {
+            let mut data = logo.image.resized(w, h).ok_or_else(|| internal("logo pixels of the wrong length"))?;
+            for px in data.chunks_exact_mut(4) {
+                let a = px[3] as u32;
+                for c in &mut px[..3] {
+                    *c = ((*c as u32 * a + 127) / 255) as u8;
+                }
+            }
+            let size = tiny_skia::IntSize::from_wh(w, h).ok_or_else(|| internal("logo of no size"))?;
+            Pixmap::from_vec(data, size).ok_or_else(|| internal("logo pixmap"))?
         }
-    }
-    let size = tiny_skia::IntSize::from_wh(w, h).ok_or_else(|| internal("logo of no size"))?;
-    let logo_pixmap = Pixmap::from_vec(data, size).ok_or_else(|| internal("logo pixmap"))?;
+    };
     let paint = tiny_skia::PixmapPaint { quality: tiny_skia::FilterQuality::Bilinear, ..Default::default() };
     pixmap.draw_pixmap(
         0,

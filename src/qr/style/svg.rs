@@ -163,7 +163,7 @@ fn paint_attrs(out: &mut String, defs: &mut String, id: usize, paint: &Paint, ar
 }
 
 /// The logo as an `<image>` with a data URL: a small PNG, JPEG, WebP or GIF file as it came
-/// (it decoded, so it is that image), else the decoded pixels written anew as PNG at twice
+/// (it decoded, so it is that image), a small SVG as usvg writes it back, else the decoded pixels written anew as PNG at twice
 /// the drawn size at most (sharp when zoomed, and no 16 MiB file inside every SVG).
 fn image(out: &mut String, logo: &SceneLogo) {
     use image::ImageEncoder;
@@ -174,7 +174,9 @@ fn image(out: &mut String, logo: &SceneLogo) {
         return embed(out, logo, mime, file);
     }
     let (iw, ih) = (logo.image.width, logo.image.height);
-    let scale = ((2.0 * logo.w / iw as f64).min(2.0 * logo.h / ih as f64)).min(1.0);
+    // (An SVG logo has no pixels of its own to stay within: twice the drawn size.)
+    let cap = if logo.image.vector.is_some() { f64::INFINITY } else { 1.0 };
+    let scale = ((2.0 * logo.w / iw as f64).min(2.0 * logo.h / ih as f64)).min(cap);
     let (w, h) = (((iw as f64 * scale).round() as u32).max(1), ((ih as f64 * scale).round() as u32).max(1));
     let Some(sized) = logo.image.resized(w, h) else { return };
     let mut png = Vec::new();
