@@ -8,7 +8,7 @@ const path = require('node:path')
 
 const { barChart } = require('./lib/chart')
 
-const SUITES = { qr: './qr', compat: './compat', styled: './styled', match: './matcher', queue: './queue', http: './http', decode: './decode', system: './system' }
+const SUITES = { qr: './qr', compat: './compat', styled: './styled', match: './matcher', queue: './queue', http: './http', decode: './decode', system: './system', replace: './replace' }
 
 function parseArgs (argv) {
   const args = { quick: false, only: null, withRustServer: false, withAllocators: false }

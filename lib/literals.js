@@ -183,4 +183,4 @@ function answerWith(any, tests) {
 }
 
 
-module.exports = { canCheckStrings, literalsAnswer }
+module.exports = { canCheckStrings, literalsAnswer, literalSource }

@@ -26,6 +26,8 @@ pub enum ErrorKind {
     StyleUnreadable,
     /// `RangeError`, `ERR_QR_LOGO_TOO_LARGE`: a logo that hides more than the budget allows.
     LogoTooLarge,
+    /// `Error`, `ERR_QR_NATIVE_DISPOSED`: a method called on a `Matcher` after its dispose.
+    Disposed,
 }
 
 impl ErrorKind {
@@ -42,6 +44,7 @@ impl ErrorKind {
             ErrorKind::QueueFull => "ERR_QR_NATIVE_QUEUE_FULL",
             ErrorKind::StyleUnreadable => "ERR_QR_STYLE_UNREADABLE",
             ErrorKind::LogoTooLarge => "ERR_QR_LOGO_TOO_LARGE",
+            ErrorKind::Disposed => "ERR_QR_NATIVE_DISPOSED",
         }
     }
 }

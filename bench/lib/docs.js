@@ -18,7 +18,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const ROOT = path.join(__dirname, '..', '..')
-const SUITES = { qr: '../qr', compat: '../compat', styled: '../styled', match: '../matcher', queue: '../queue', http: '../http', decode: '../decode', system: '../system' }
+const SUITES = { qr: '../qr', compat: '../compat', styled: '../styled', match: '../matcher', queue: '../queue', http: '../http', decode: '../decode', system: '../system', replace: '../replace' }
 
 /** Every Markdown file whose figures come from here. */
 function files () {

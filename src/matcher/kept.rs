@@ -98,6 +98,10 @@ impl KeptRegex {
         })
     }
 
+    pub fn search(&self, input: &Input<'_>) -> Option<Match> {
+        self.with_cache(|re, cache| re.search_with(cache, input))
+    }
+
     pub fn search_captures(&self, input: &Input<'_>, caps: &mut regex_automata::util::captures::Captures) {
         self.with_cache(|re, cache| re.search_captures_with(cache, input, caps))
     }

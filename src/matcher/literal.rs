@@ -184,9 +184,9 @@ pub const DFA_BUDGET: usize = 16 << 20;
 /// Work the DFA's construction may take, at most: it follows failure links, which for a
 /// long literal of one repeated byte (`aaaa…`) chain back through every state before, so
 /// states × the longest literal bounds it. 64 KiB of one byte took 20 s as a DFA.
-const DFA_BUILD_BUDGET: usize = 1 << 26;
+pub const DFA_BUILD_BUDGET: usize = 1 << 26;
 
-fn dfa_build_estimate(literals: &[(String, u32)]) -> usize {
+pub fn dfa_build_estimate(literals: &[(String, u32)]) -> usize {
     let states: usize = literals.iter().map(|(l, _)| l.len()).sum();
     let longest = literals.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
     states.saturating_mul(longest)
@@ -194,7 +194,7 @@ fn dfa_build_estimate(literals: &[(String, u32)]) -> usize {
 
 /// An upper bound of the DFA's size for `literals`: one state per literal byte (a trie has
 /// no more), times the distinct bytes (the DFA's byte classes) plus one, times 4 bytes.
-fn dfa_estimate(literals: &[(String, u32)], ci: bool) -> usize {
+pub fn dfa_estimate(literals: &[(String, u32)], ci: bool) -> usize {
     let mut seen = [false; 256];
     let mut states = 1usize;
     for (literal, _) in literals {

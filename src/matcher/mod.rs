@@ -20,6 +20,7 @@ pub mod offsets;
 pub mod pattern;
 pub mod place;
 pub mod regex_set;
+pub mod replace;
 
 use crate::error::{Error, ErrorKind, Result};
 use any::Any;
@@ -71,6 +72,9 @@ pub struct Matcher {
     /// `MAX_JS_LITERAL_BYTES` together), in pattern order: callers may then answer with
     /// string comparisons of their own and skip the call into native.
     literals: Option<Vec<SoleLiteral>>,
+    /// The patterns as given, for the union `replace` builds on its first call.
+    specs: Vec<PatternSpec>,
+    union: std::sync::OnceLock<std::result::Result<replace::Union, String>>,
 }
 
 /// Most patterns a matcher may have for its literals to be handed to JavaScript: past 8,
@@ -152,6 +156,8 @@ impl Matcher {
             regex_units: None,
             quick: None,
             literals: None,
+            specs: specs.to_vec(),
+            union: std::sync::OnceLock::new(),
         };
         let total: usize = specs.iter().map(|s| s.pattern.len()).sum();
         if total > MAX_TOTAL_PATTERN_BYTES {
@@ -275,6 +281,12 @@ impl Matcher {
         std::mem::size_of::<Self>() + anchored + contains + regex
     }
 
+    /// What the binding has reported to V8 for this matcher: `memory_usage`, and the union's
+    /// once `replace` has built it.
+    pub fn reported_memory(&self) -> usize {
+        self.memory_usage() + self.union.get().and_then(|u| u.as_ref().ok()).map_or(0, |u| u.memory_usage())
+    }
+
     /// The literal, when this matcher is exactly one literal pattern (see `SoleLiteral`).
     pub fn sole_literal(&self) -> Option<&SoleLiteral> {
         self.literals.as_deref().and_then(|l| if let [one] = l { Some(one) } else { None })
@@ -362,6 +374,31 @@ impl Matcher {
     /// matches from the left (as JavaScript's `matchAll` finds them), ordered by start, then
     /// pattern. At most `MAX_FIND_ALL`.
     pub fn find_all(&self, text: &[u8]) -> Result<Vec<(u32, usize, usize)>> {
+        self.find_all_in(text, false)
+    }
+
+    /// `find_all` with offsets in UTF-16 code units, `text` being a JavaScript string's
+    /// UTF-8: a pattern without `u` may match between the two halves of an astral
+    /// character, a position no byte offset names.
+    pub fn find_all_utf16(&self, text: &[u8]) -> Result<Vec<(u32, usize, usize)>> {
+        self.find_all_in(text, true)
+    }
+
+    fn find_all_in(&self, text: &[u8], utf16: bool) -> Result<Vec<(u32, usize, usize)>> {
+        // Offsets of `found[from..]`, of `view`, rewritten as the caller asked.
+        let convert = |found: &mut [(u32, usize, usize)], view: &[u8], units_view: bool| {
+            let mut offsets: Vec<usize> = found.iter().flat_map(|&(_, s, e)| [s, e]).collect();
+            if utf16 {
+                offsets::view_to_utf16(view, &mut offsets);
+            } else if units_view {
+                units::to_text_offsets(text, &mut offsets);
+            } else {
+                return;
+            }
+            for (span, se) in found.iter_mut().zip(offsets.chunks(2)) {
+                (span.1, span.2) = (se[0], se[1]);
+            }
+        };
         let too_many = || {
             Error::out_of_range(format!(
                 "findAll found more than {MAX_FIND_ALL} matches; match fewer or narrower patterns, or use scanLines"
@@ -397,22 +434,47 @@ impl Matcher {
                 return Err(too_many());
             }
         }
+        convert(&mut out, text, false);
         if let Some(r) = &self.regex_units {
             let view = units::to_units(text);
             let from = out.len();
             if !r.spans(&view, &mut out, MAX_FIND_ALL) {
                 return Err(too_many());
             }
-            if matches!(view, std::borrow::Cow::Owned(_)) {
-                let mut offsets: Vec<usize> = out[from..].iter().flat_map(|&(_, s, e)| [s, e]).collect();
-                units::to_text_offsets(text, &mut offsets);
-                for (span, se) in out[from..].iter_mut().zip(offsets.chunks(2)) {
-                    (span.1, span.2) = (se[0], se[1]);
-                }
+            if utf16 || matches!(view, std::borrow::Cow::Owned(_)) {
+                convert(&mut out[from..], &view, true);
             }
         }
         out.sort_unstable_by_key(|&(p, s, e)| (s, p, e));
         Ok(out)
+    }
+}
+
+impl Matcher {
+    /// The union `replace` searches with, and whether this call built it (its memory is then
+    /// new). Built once, on first use; an error says why the patterns cannot be joined.
+    pub fn union(&self) -> Result<(&replace::Union, bool)> {
+        let built = self.union.get().is_none();
+        match self.union.get_or_init(|| replace::Union::new(&self.specs)) {
+            Ok(u) => Ok((u, built)),
+            Err(e) => Err(Error::new(
+                ErrorKind::InvalidPattern,
+                format!("Invalid patterns: replace joins them into one regex, and it could not be built: {e}"),
+            )),
+        }
+    }
+
+    /// What `text.replace(u, …)` replaces, `u` the union of the patterns in order with the `g`
+    /// flag: (pattern, start, end) in UTF-16 code units, at most `MAX_FIND_ALL`. `text` is
+    /// UTF-8 (a JavaScript string's).
+    pub fn replace_spans(&self, text: &[u8]) -> Result<Vec<(u32, usize, usize)>> {
+        let (union, _) = self.union()?;
+        union.find(text, MAX_FIND_ALL).map_err(|e| match e {
+            None => Error::out_of_range(format!(
+                "replace found more than {MAX_FIND_ALL} matches; match fewer or narrower patterns, or replace line by line (lines({{ replace }}))"
+            )),
+            Some(message) => Error::new(ErrorKind::InvalidPattern, format!("Invalid patterns: {message}")),
+        })
     }
 }
 

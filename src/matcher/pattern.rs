@@ -89,7 +89,7 @@ impl RegexPlan {
 
 /// Turns a pattern into its plan, or a message saying why it is not a valid pattern.
 pub fn classify(pattern: &str, kind: Kind, ci: bool, syntax: Syntax, glob: Option<&GlobRegex>) -> Result<Plan, String> {
-    let literal = |place: Place, text: &str| literal_plan(place, text, ci);
+    let literal = |place: Place, text: &str| literal_kind_plan(place, text, ci);
     match kind {
         Kind::Exact => Ok(literal(Place::Exact, pattern)),
         Kind::Prefix => Ok(literal(Place::Prefix, pattern)),
@@ -142,6 +142,29 @@ fn js_plan(t: js_regex::JsRegex) -> Plan {
     match t.literal {
         Some((place, text, ci)) => Plan::Literal { place, text, ci },
         None => Plan::Regex(RegexPlan { source: t.exists, units: t.units, spans: t.spans }),
+    }
+}
+
+/// A literal kind's plan (`exact`, `prefix`, `suffix`, `contains`): a comparison, or, when
+/// case-insensitivity meets non-ASCII, what the escaped literal means as a JavaScript `RegExp`
+/// with `i` (its folding: é and É, but not ſ and s), as `replace`'s union reads it.
+fn literal_kind_plan(place: Place, text: &str, ci: bool) -> Plan {
+    if !ci || text.is_ascii() {
+        return Plan::Literal { place, text: text.to_string(), ci };
+    }
+    use js_regex::parse::Node;
+    let mut items: Vec<Node> = text.encode_utf16().map(|u| Node::Char(u32::from(u))).collect();
+    if matches!(place, Place::Exact | Place::Prefix) {
+        items.insert(0, Node::TextStart);
+    }
+    if matches!(place, Place::Exact | Place::Suffix) {
+        items.push(Node::TextEnd);
+    }
+    let flags = Flags { ignore_case: true, ..Flags::default() };
+    match js_regex::translate_node(Node::Seq(items), flags) {
+        Ok(t) => js_plan(t),
+        // (A literal always translates; should it not, Unicode folding stands in.)
+        Err(_) => RegexPlan::plain(literal_regex(place, text, "(?i)")),
     }
 }
 
@@ -380,10 +403,14 @@ mod tests {
     }
 
     #[test]
-    fn non_ascii_case_insensitive_literals_use_unicode_folding() {
-        assert_eq!(
-            classify("ÉTÉ", Kind::Exact, true, Syntax::Rust, None).unwrap(),
-            RegexPlan::plain(r"(?i)\AÉTÉ\z".into())
-        );
+    fn non_ascii_case_insensitive_literals_fold_as_javascript_does() {
+        // What /^ÉTÉ$/i means in JavaScript: É and é, T and t; and /sé/i: not ſ for s.
+        let matches = |pattern: &str, kind, text: &str| match classify(pattern, kind, true, Syntax::Js, None).unwrap() {
+            Plan::Regex(r) => regex::bytes::Regex::new(&r.source).unwrap().is_match(text.as_bytes()),
+            other => panic!("{other:?}"),
+        };
+        assert!(matches("ÉTÉ", Kind::Exact, "été") && !matches("ÉTÉ", Kind::Exact, "étés"));
+        assert!(matches("sé", Kind::Contains, "xSÉ") && !matches("sé", Kind::Contains, "ſé"));
+        assert!(!matches("ké", Kind::Prefix, "\u{212A}é"));
     }
 }

@@ -40,7 +40,7 @@ pub struct Member {
 /// body can start a match (a lazy DFA of the reversed body, every match kept), so a start
 /// is tried only where some alternative both starts a match and has its look-behind hold;
 /// the anchored search there then always succeeds, and the next search starts at its end.
-struct LookSpans {
+pub struct LookSpans {
     branches: Vec<LookBranch>,
 }
 
@@ -159,7 +159,7 @@ impl LookBehind {
 }
 
 impl LookSpans {
-    fn new(spans: &Spans) -> Result<LookSpans, String> {
+    pub fn new(spans: &Spans) -> Result<LookSpans, String> {
         let mut branches = Vec::new();
         for b in &spans.branches {
             let behind = match &b.behind {
@@ -176,7 +176,7 @@ impl LookSpans {
         Ok(LookSpans { branches })
     }
 
-    fn memory_usage(&self) -> usize {
+    pub fn memory_usage(&self) -> usize {
         self.branches
             .iter()
             .map(|b| {
@@ -188,9 +188,9 @@ impl LookSpans {
             .sum()
     }
 
-    /// Non-overlapping matches as JS's `matchAll` finds them, into `out` as (pattern,
-    /// start, end); false once `out` would hold more than `limit`.
-    fn spans(&self, text: &[u8], pattern: u32, out: &mut Vec<(u32, usize, usize)>, limit: usize) -> bool {
+    /// Where each branch can start and where its look-behind holds, for `text`: one pass a
+    /// branch (two with a look-behind), made once a text and read by `next_start`.
+    pub fn marks(&self, text: &[u8]) -> LookMarks {
         // Where each branch's body can start (all positions, should the marker fail), and,
         // for a branch that can start somewhere, where its look-behind's body ends: a branch
         // with no start is never tried, and its look-behind needs no pass of its own.
@@ -201,30 +201,82 @@ impl LookSpans {
                 b.behind.as_ref().filter(|_| tried).and_then(|behind| behind.ends.mark(text))
             })
             .collect();
-        let next_char =
-            |at: usize| at + text[at..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1);
-        let mut at = 0;
-        'positions: while at <= text.len() {
-            for (i, branch) in self.branches.iter().enumerate() {
-                let can_start = starts[i].as_deref().is_none_or(|marks| marked(marks, at));
-                if !can_start || !branch.behind.as_ref().is_none_or(|b| b.holds(text, at, ends[i].as_deref())) {
+        LookMarks { starts, ends }
+    }
+
+    /// The first position at or after `from` where a match starts, with the branch that
+    /// matches there (the first in order whose body can start there and whose look-behind
+    /// holds: its anchored search then succeeds). Cost: the positions passed over.
+    pub fn next_start(&self, text: &[u8], marks: &LookMarks, from: usize) -> Option<(usize, usize)> {
+        // Positions without a start mark in any branch are skipped a word at a time.
+        let all_marked = marks.starts.iter().all(Option::is_some);
+        let mut at = from;
+        while at <= text.len() {
+            if all_marked {
+                let word = at / 64;
+                let any = marks.starts.iter().flatten().fold(0u64, |acc, m| acc | m[word]) >> (at % 64);
+                if any == 0 {
+                    at = (word + 1) * 64;
                     continue;
                 }
-                let mut caps = branch.body.regex().create_captures();
-                branch.body.search_captures(&Input::new(text).range(at..).anchored(Anchored::Yes), &mut caps);
-                let Some(span) = caps.get_group(1) else { continue };
-                if out.len() >= limit {
-                    return false;
+                at += any.trailing_zeros() as usize;
+                if at > text.len() {
+                    break;
                 }
-                out.push((pattern, span.start, span.end));
-                // As `matchAll` goes on: from the match's end, one character on past an empty one.
-                at = if span.end > span.start { span.end } else { next_char(span.end) };
-                continue 'positions;
+            }
+            // A match starts at a character, never inside one (an ASCII `\B` holds between
+            // the two bytes of é). (The units view's surrogates are characters of their own.)
+            if text.get(at).is_some_and(|&b| b & 0xC0 == 0x80) {
+                at += 1;
+                continue;
+            }
+            for (i, branch) in self.branches.iter().enumerate() {
+                let can_start = marks.starts[i].as_deref().is_none_or(|m| marked(m, at));
+                if can_start && branch.behind.as_ref().is_none_or(|b| b.holds(text, at, marks.ends[i].as_deref())) {
+                    return Some((at, i));
+                }
             }
             at += 1;
         }
+        None
+    }
+
+    /// The span JS reports for `branch` matching at `at` (its group 1).
+    pub fn span_at(&self, text: &[u8], at: usize, branch: usize) -> Option<(usize, usize)> {
+        let body = &self.branches[branch].body;
+        let mut caps = body.regex().create_captures();
+        body.search_captures(&Input::new(text).range(at..).anchored(Anchored::Yes), &mut caps);
+        caps.get_group(1).map(|span| (span.start, span.end))
+    }
+
+    /// Non-overlapping matches as JS's `matchAll` finds them, into `out` as (pattern,
+    /// start, end); false once `out` would hold more than `limit`.
+    fn spans(&self, text: &[u8], pattern: u32, out: &mut Vec<(u32, usize, usize)>, limit: usize) -> bool {
+        let marks = self.marks(text);
+        let next_char =
+            |at: usize| at + text[at..].iter().skip(1).position(|&b| (b & 0xC0) != 0x80).map_or(1, |k| k + 1);
+        let mut from = 0;
+        while let Some((at, branch)) = self.next_start(text, &marks, from) {
+            let Some((start, end)) = self.span_at(text, at, branch) else {
+                from = at + 1;
+                continue;
+            };
+            if out.len() >= limit {
+                return false;
+            }
+            out.push((pattern, start, end));
+            // As `matchAll` goes on: from the match's end, one character on past an empty one.
+            from = if end > start { end } else { next_char(end) };
+        }
         true
     }
+}
+
+/// Per text, where a look-around pattern's branches can start and where their look-behinds
+/// hold (`None`: the marker gave up; every position is then tried).
+pub struct LookMarks {
+    starts: Vec<Option<Vec<u64>>>,
+    ends: Vec<Option<Vec<u64>>>,
 }
 
 /// Lazy DFA cache of one member's own regex, per thread that uses it.
@@ -250,7 +302,8 @@ pub struct RegexGroup {
 fn single(source: &str) -> Result<KeptRegex, String> {
     let config = Regex::config()
         .match_kind(MatchKind::LeftmostFirst)
-        .utf8_empty(false)
+        // No empty match inside a character (an ASCII `\B` between two bytes of é).
+        .utf8_empty(true)
         .nfa_size_limit(Some(PATTERN_SIZE))
         .onepass_size_limit(Some(PATTERN_SIZE))
         .hybrid_cache_capacity(SINGLE_CACHE);

@@ -462,7 +462,7 @@ pub fn error_value(env: sys::napi_env, err: &Error) -> sys::napi_value {
                 sys::napi_create_range_error(env, code, msg, &mut out)
             }
             ErrorKind::InvalidPattern => sys::node_api_create_syntax_error(env, code, msg, &mut out),
-            ErrorKind::Aborted | ErrorKind::Internal | ErrorKind::QueueFull => {
+            ErrorKind::Aborted | ErrorKind::Internal | ErrorKind::QueueFull | ErrorKind::Disposed => {
                 sys::napi_create_error(env, code, msg, &mut out)
             }
         };

@@ -11,7 +11,7 @@
 use super::js::{self, sync_call, Val};
 use super::signal::{self, SignalWatch};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
-use crate::matcher::{cache::OneOffCache, lines, offsets, GlobRegex, Kind, Matcher, PatternSpec, Place, Syntax};
+use crate::matcher::{cache::OneOffCache, lines, GlobRegex, Kind, Matcher, PatternSpec, Place, Syntax};
 use napi::bindgen_prelude::{Object, ToNapiValue, Uint32Array};
 use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
@@ -328,6 +328,86 @@ fn maybe_panic(entry: &str) {
 #[inline(always)]
 fn maybe_panic(_entry: &str) {}
 
+/// The matchers of this thread's JavaScript environment, by handle. A `Matcher` object (its
+/// wrap) and the methods `lib/matcher.js` binds to it hold a handle, a number, not a native
+/// object each: a native function per matcher leaves Node-API bookkeeping behind until the
+/// event loop turns (a loop that made and disposed matchers without yielding grew by 5 MB a
+/// second with three bound functions each; with handles, by nothing). `[Symbol.dispose]()`
+/// takes the matcher out at once; a handle then names nothing (each slot's generation counts
+/// its reuses), and calls through it throw `ERR_QR_NATIVE_DISPOSED`. Read and written on the
+/// JavaScript thread only; a task on the threadpool holds an `Arc` of its own.
+#[derive(Default)]
+struct Registry {
+    /// (generation, matcher) per slot.
+    slots: Vec<(u64, Option<Arc<Matcher>>)>,
+    free: Vec<usize>,
+}
+
+/// Bits of a handle that name the slot; the rest, its generation (a handle stays within the
+/// 53 bits a JavaScript number holds exactly).
+const SLOT_BITS: u32 = 24;
+const MAX_GENERATION: u64 = 1 << (53 - SLOT_BITS);
+
+thread_local! {
+    static REGISTRY: RefCell<Registry> = RefCell::new(Registry::default());
+}
+
+/// Registers `matcher`; its handle.
+fn register(matcher: Arc<Matcher>) -> Result<u64> {
+    REGISTRY.with(|r| {
+        let mut r = r.try_borrow_mut().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
+        let slot = match r.free.pop() {
+            Some(slot) => slot,
+            None if r.slots.len() < 1 << SLOT_BITS => {
+                r.slots.push((0, None));
+                r.slots.len() - 1
+            }
+            None => {
+                return Err(Error::out_of_range(format!(
+                    "Too many live matchers on this thread: at most {}; dispose of some",
+                    1u64 << SLOT_BITS
+                )))
+            }
+        };
+        r.slots[slot].1 = Some(matcher);
+        Ok(r.slots[slot].0 << SLOT_BITS | slot as u64)
+    })
+}
+
+/// `f` with the matcher `handle` names, or `ERR_QR_NATIVE_DISPOSED` when it names none. The
+/// registry is borrowed meanwhile: `f` must not make or dispose of a matcher (no JavaScript
+/// runs in it).
+fn with_handle<R>(handle: u64, f: impl FnOnce(&Arc<Matcher>) -> Result<R>) -> Result<R> {
+    REGISTRY.with(|r| {
+        let r = r.try_borrow().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
+        match r.slots.get((handle & ((1 << SLOT_BITS) - 1)) as usize) {
+            Some((generation, Some(matcher))) if *generation == handle >> SLOT_BITS => f(matcher),
+            _ => Err(disposed()),
+        }
+    })
+}
+
+/// Takes the matcher `handle` names out of the registry (none if it names none); the slot
+/// is reused under the next generation.
+fn unregister(handle: u64) -> Option<Arc<Matcher>> {
+    REGISTRY.with(|r| {
+        let mut r = r.try_borrow_mut().ok()?;
+        let slot = (handle & ((1 << SLOT_BITS) - 1)) as usize;
+        let entry = r.slots.get_mut(slot)?;
+        if entry.0 != handle >> SLOT_BITS || entry.1.is_none() {
+            return None;
+        }
+        entry.0 = (entry.0 + 1) % MAX_GENERATION;
+        let taken = entry.1.take();
+        r.free.push(slot);
+        taken
+    })
+}
+
+fn disposed() -> Error {
+    Error::new(ErrorKind::Disposed, "This Matcher has been disposed: its patterns were freed by [Symbol.dispose]()")
+}
+
 /// Marks objects made by this class's constructor, so a method never reinterprets another
 /// addon's (or another class's) wrapped pointer.
 const MATCHER_TAG: sys::napi_type_tag =
@@ -350,22 +430,52 @@ impl Call {
         call
     }
 
+    /// The arguments of a call of up to six: the first three as `read` gives them, the rest apart.
+    unsafe fn read6(env: sys::napi_env, info: sys::napi_callback_info) -> Call6 {
+        let mut argc = 6;
+        let mut args = [std::ptr::null_mut(); 6];
+        let mut this = std::ptr::null_mut();
+        unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), &mut this, std::ptr::null_mut()) };
+        // Missing arguments are `undefined` (N-API fills them so).
+        Call6 { call: Call { env, this, args: [args[0], args[1], args[2]] }, extra: [args[3], args[4], args[5]] }
+    }
+
     fn arg(&self, i: usize) -> Val {
         Val { env: self.env, raw: self.args[i] }
     }
 
-    /// The receiver's matcher, or a `TypeError` when it is not a `Matcher`.
-    fn matcher(&self) -> Result<&Arc<Matcher>> {
+    /// The receiver's handle: a `TypeError` when it is not a `Matcher`, and
+    /// `ERR_QR_NATIVE_DISPOSED` once it has been disposed (its wrap is gone, its tag stays).
+    fn handle(&self) -> Result<u64> {
         let mut tagged = false;
         let mut ptr = std::ptr::null_mut();
         unsafe {
             sys::napi_check_object_type_tag(self.env, self.this, &MATCHER_TAG, &mut tagged);
-            if tagged && sys::napi_unwrap(self.env, self.this, &mut ptr) == sys::Status::napi_ok && !ptr.is_null() {
-                return Ok(&*(ptr as *const Arc<Matcher>));
+            if tagged {
+                if sys::napi_unwrap(self.env, self.this, &mut ptr) == sys::Status::napi_ok && !ptr.is_null() {
+                    return Ok(*(ptr as *const u64));
+                }
+                return Err(disposed());
             }
         }
         Err(Error::invalid_type("Matcher methods must be called on a Matcher (receiver is not a Matcher)"))
     }
+
+    /// `f` with the receiver's matcher (see `handle`).
+    fn with_matcher<R>(&self, f: impl FnOnce(&Arc<Matcher>) -> Result<R>) -> Result<R> {
+        with_handle(self.handle()?, f)
+    }
+
+    /// The receiver's matcher, shared (see `handle`).
+    fn matcher(&self) -> Result<Arc<Matcher>> {
+        self.with_matcher(|m| Ok(Arc::clone(m)))
+    }
+}
+
+/// A call of up to six arguments: `call` has the first three.
+struct Call6 {
+    call: Call,
+    extra: [sys::napi_value; 3],
 }
 
 /// Runs one method body: a panic or error becomes a thrown JavaScript error.
@@ -442,8 +552,16 @@ fn report_external(env: sys::napi_env, bytes: i64) {
 }
 
 unsafe extern "C" fn finalize_matcher(env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
-    let matcher = unsafe { Box::from_raw(data as *mut Arc<Matcher>) };
-    report_external(env, -(matcher.memory_usage() as i64));
+    let handle = unsafe { Box::from_raw(data as *mut u64) };
+    release(env, *handle);
+}
+
+/// Frees the matcher `handle` names, telling V8 its memory is gone (once: a handle that
+/// names nothing frees nothing).
+fn release(env: sys::napi_env, handle: u64) {
+    if let Some(matcher) = unregister(handle) {
+        report_external(env, -(matcher.reported_memory() as i64));
+    }
 }
 
 /// `new Matcher(patterns, options?)`.
@@ -459,28 +577,32 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
             let options = call.arg(1);
             let defaults = read_defaults(Some(options))?;
             let specs = read_patterns(&call.arg(0), defaults)?;
-            let matcher = Box::into_raw(Box::new(Arc::new(Matcher::new(&specs)?)));
+            let compiled = Arc::new(Matcher::new(&specs)?);
+            let memory = compiled.memory_usage();
+            let handle = register(compiled)?;
+            let data = Box::into_raw(Box::new(handle));
             let wrapped = sys::napi_wrap(
                 env,
                 call.this,
-                matcher.cast(),
+                data.cast(),
                 Some(finalize_matcher),
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
             );
             if wrapped != sys::Status::napi_ok {
-                drop(Box::from_raw(matcher));
+                drop(Box::from_raw(data));
+                unregister(handle);
                 return Err(Error::new(ErrorKind::Internal, "could not attach the matcher to its object"));
             }
             status(sys::napi_type_tag_object(env, call.this, &MATCHER_TAG))?;
-            report_external(env, (*matcher).memory_usage() as i64);
+            report_external(env, memory as i64);
             Ok(call.this)
         })
     }
 }
 
 unsafe extern "C" fn get_size(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { method(env, info, |call| js_u32(env, call.matcher()?.len())) }
+    unsafe { method(env, info, |call| call.with_matcher(|m| js_u32(env, m.len()))) }
 }
 
 fn test_body(env: sys::napi_env, m: &Matcher, text: &Val) -> Result<sys::napi_value> {
@@ -506,36 +628,37 @@ fn matches_body(env: sys::napi_env, m: &Matcher, text: &Val) -> Result<sys::napi
 }
 
 unsafe extern "C" fn test(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { method(env, info, |call| test_body(env, call.matcher()?, &call.arg(0))) }
+    unsafe { method(env, info, |call| call.with_matcher(|m| test_body(env, m, &call.arg(0)))) }
 }
 
 unsafe extern "C" fn first(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { method(env, info, |call| first_body(env, call.matcher()?, &call.arg(0))) }
+    unsafe { method(env, info, |call| call.with_matcher(|m| first_body(env, m, &call.arg(0)))) }
 }
 
 unsafe extern "C" fn matches(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    unsafe { method(env, info, |call| matches_body(env, call.matcher()?, &call.arg(0))) }
+    unsafe { method(env, info, |call| call.with_matcher(|m| matches_body(env, m, &call.arg(0)))) }
 }
 
-/// One call of a bound method (see `matcher_methods`): its matcher comes with the function,
-/// as its data, so the call skips the receiver's type-tag check and unwrap (two private
-/// property lookups, ~120 ns of a ~200 ns call).
+/// One call of a bound method, `(handle, text)`: `lib/matcher.js` binds a matcher's `test`,
+/// `first` and `matches` to its handle (`__matcherHandle`), so a call skips the receiver's
+/// type-tag check and unwrap (two private property lookups, ~90 ns of a ~200 ns call here).
 unsafe fn bound(
     env: sys::napi_env,
     info: sys::napi_callback_info,
     body: fn(sys::napi_env, &Matcher, &Val) -> Result<sys::napi_value>,
 ) -> sys::napi_value {
-    let mut argc = 1;
-    let mut arg = std::ptr::null_mut();
-    let mut data = std::ptr::null_mut();
-    let read = unsafe { sys::napi_get_cb_info(env, info, &mut argc, &mut arg, std::ptr::null_mut(), &mut data) };
-    let result = if read != sys::Status::napi_ok || data.is_null() {
+    let mut argc = 2;
+    let mut args = [std::ptr::null_mut(); 2];
+    let mut handle = -1.0;
+    let read = unsafe {
+        sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), std::ptr::null_mut(), std::ptr::null_mut())
+            == sys::Status::napi_ok
+            && sys::napi_get_value_double(env, args[0], &mut handle) == sys::Status::napi_ok
+    };
+    let result = if !read || !(0.0..=9.0e15).contains(&handle) {
         Err(Error::new(ErrorKind::Internal, "a bound Matcher method lost its matcher"))
     } else {
-        // SAFETY: `data` is the `Box<Arc<Matcher>>` `matcher_methods` gave this function,
-        // freed only by the function's own finalizer, after its last call.
-        let m = unsafe { &*(data as *const Arc<Matcher>) };
-        catch_panic(|| body(env, m, &Val { env, raw: arg }))
+        catch_panic(|| with_handle(handle as u64, |m| body(env, m, &Val { env, raw: args[1] })))
     };
     settle(env, result)
 }
@@ -552,47 +675,14 @@ unsafe extern "C" fn bound_matches(env: sys::napi_env, info: sys::napi_callback_
     unsafe { bound(env, info, matches_body) }
 }
 
-unsafe extern "C" fn drop_bound(_env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
-    drop(unsafe { Box::from_raw(data as *mut Arc<Matcher>) });
-}
-
-/// `__matcherMethods.call(matcher)`: `[test, first, matches]`, functions bound to this
-/// matcher, each holding its own reference to it (dropped when the function is collected).
-/// `index.js` keeps them in private fields of the `Matcher`, out of reach of other code.
-unsafe extern "C" fn matcher_methods(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    const METHODS: [(&std::ffi::CStr, Callback); 3] =
-        [(c"test", bound_test), (c"first", bound_first), (c"matches", bound_matches)];
+/// `__matcherHandle.call(matcher)`: the matcher's handle, for `__boundTest(handle, text)` and
+/// its siblings. `lib/matcher.js` keeps it in a private field of the `Matcher`.
+unsafe extern "C" fn matcher_handle(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
         method(env, info, |call| {
-            let m = call.matcher()?;
+            let handle = call.handle()?;
             let mut out = std::ptr::null_mut();
-            status(sys::napi_create_array_with_length(env, METHODS.len(), &mut out))?;
-            for (i, (name, callback)) in METHODS.into_iter().enumerate() {
-                let data = Box::into_raw(Box::new(Arc::clone(m)));
-                let mut function = std::ptr::null_mut();
-                let made = sys::napi_create_function(
-                    env,
-                    name.as_ptr(),
-                    AUTO_LENGTH,
-                    Some(callback),
-                    data.cast(),
-                    &mut function,
-                ) == sys::Status::napi_ok
-                    && sys::napi_add_finalizer(
-                        env,
-                        function,
-                        data.cast(),
-                        Some(drop_bound),
-                        std::ptr::null_mut(),
-                        std::ptr::null_mut(),
-                    ) == sys::Status::napi_ok;
-                if !made {
-                    // The function, if made, is unreachable: it is never called.
-                    drop(Box::from_raw(data));
-                    return Err(Error::new(ErrorKind::Internal, "could not bind a Matcher method"));
-                }
-                status(sys::napi_set_element(env, out, i as u32, function))?;
-            }
+            status(sys::napi_create_double(env, handle as f64, &mut out))?;
             Ok(out)
         })
     }
@@ -602,14 +692,13 @@ unsafe extern "C" fn find_all(env: sys::napi_env, info: sys::napi_callback_info)
     unsafe {
         method(env, info, |call| {
             let m = call.matcher()?;
+            // A string's offsets are UTF-16 units, a Buffer's bytes.
             let (found, positions) = with_text("text", &call.arg(0), |t| {
-                let found = m.find_all(t.bytes())?;
-                let mut positions: Vec<usize> = found.iter().flat_map(|&(_, s, e)| [s, e]).collect();
-                if let Text::Str(bytes) = t {
-                    let s = std::str::from_utf8(bytes)
-                        .map_err(|_| Error::new(ErrorKind::Internal, "V8 wrote invalid UTF-8"))?;
-                    offsets::to_utf16(s, &mut positions);
-                }
+                let found = match t {
+                    Text::Str(bytes) => m.find_all_utf16(bytes)?,
+                    Text::Bytes(bytes) => m.find_all(bytes)?,
+                };
+                let positions: Vec<usize> = found.iter().flat_map(|&(_, s, e)| [s, e]).collect();
                 Ok((found, positions))
             })?;
             // (pattern, start, end) flat, made into objects by `index.js`: built here, each
@@ -647,7 +736,7 @@ unsafe extern "C" fn first_many(env: sys::napi_env, info: sys::napi_callback_inf
 unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let call = unsafe { Call::read(env, info) };
     let value = super::queue::call(env, || {
-        let matcher = call.matcher()?.clone();
+        let matcher = call.matcher()?;
         let data_val = call.arg(0);
         let wrong = |v: &Val| js::wrong_type("data", "of type string or an instance of Buffer or Uint8Array", v);
         let data = match data_val.value_type() {
@@ -671,8 +760,164 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
     value.unwrap_or(std::ptr::null_mut())
 }
 
-/// A raw N-API function callback.
-type Callback = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value;
+/// Longest line `lines()` may be given as `maxLineBytes`.
+pub const MAX_LINE_BYTES: usize = 1 << 30;
+
+/// Most bytes one `lines()` chunk may hold (`lib/lines.js` cuts a larger one): its offsets
+/// are 32-bit.
+pub const MAX_LINES_CHUNK: usize = (1 << 32) - 1;
+
+/// `__matcherLines.call(matcher, data, pick, maxLineBytes, last, signal)`: one chunk of a
+/// `lines()` stream, on the threadpool through the queue. `data` (a Buffer) is copied here.
+/// Resolves with a `Uint32Array`: bytes consumed, lines read, the first line too long (or
+/// 2^32 − 1), then (line, start, end, matches) for each line picked (`pick`: 0 matching, 1
+/// the others, 2 all).
+unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    let call = unsafe { Call::read6(env, info) };
+    let value = super::queue::call(env, || {
+        let matcher = call.call.matcher()?;
+        let data_val = call.call.arg(0);
+        let wrong = |v: &Val| js::wrong_type("data", "an instance of Buffer or Uint8Array", v);
+        let data = data_val.get_bytes("data", MAX_LINES_CHUNK).ok_or_else(|| wrong(&data_val))??;
+        let pick = match js::integer_in("pick", &call.call.arg(1), 0, 2)? {
+            0 => lines::Pick::Matching,
+            1 => lines::Pick::Other,
+            _ => lines::Pick::All,
+        };
+        let max_line = js::integer_in("options.maxLineBytes", &call.call.arg(2), 1, MAX_LINE_BYTES as i64)? as usize;
+        let last = js::bool_of("last", &Val { env, raw: call.extra[0] })?;
+        let signal_val = Some(call.extra[1])
+            .map(|raw| Val { env, raw })
+            .filter(|v| !matches!(v.value_type(), ValueType::Undefined | ValueType::Null));
+        if let Some(s) = &signal_val {
+            signal::check_shape(s)?;
+        }
+        Ok((signal_val, move |watch| LinesTask { matcher, data, pick, max_line, last, watch }))
+    });
+    value.unwrap_or(std::ptr::null_mut())
+}
+
+pub struct LinesTask {
+    matcher: Arc<Matcher>,
+    data: Vec<u8>,
+    pick: lines::Pick,
+    max_line: usize,
+    last: bool,
+    watch: Option<SignalWatch>,
+}
+
+impl super::queue::Queued for LinesTask {
+    fn watch(&self) -> Option<&SignalWatch> {
+        self.watch.as_ref()
+    }
+}
+
+impl Task for LinesTask {
+    type Output = Result<Vec<u32>>;
+    type JsValue = Unknown<'static>;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(catch_panic(|| {
+            maybe_panic("lines");
+            let flag = self.watch.as_ref().map(|w| w.flag.clone());
+            let aborted = || flag.as_ref().map_or(Ok(()), |f| f.check());
+            let s = lines::select_lines(&self.matcher, &self.data, self.last, self.pick, self.max_line, &aborted)?;
+            let mut out = Vec::with_capacity(3 + 4 * s.picked.len());
+            out.extend([s.consumed as u32, s.lines, s.too_long.unwrap_or(u32::MAX)]);
+            for (line, start, end, matches) in s.picked {
+                out.extend([line, start, end, matches as u32]);
+            }
+            Ok(out)
+        }))
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        let raw = env.raw();
+        if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
+            return Err(signal::abort_error(raw, self.watch.as_ref()));
+        }
+        match output {
+            Ok(list) => Ok(unsafe {
+                Unknown::from_raw_unchecked(raw, Uint32Array::to_napi_value(raw, Uint32Array::from(list))?)
+            }),
+            Err(e) if e.kind == ErrorKind::Aborted => Err(signal::abort_error(raw, self.watch.as_ref())),
+            Err(e) => Err(js::to_napi(raw, &e)),
+        }
+    }
+
+    fn finally(self, env: Env) -> napi::Result<()> {
+        if let Some(w) = self.watch {
+            w.release(env.raw());
+        }
+        Ok(())
+    }
+}
+
+/// `__replaceSpans.call(matcher, text)`: what `replace` replaces in the string `text`, as
+/// (pattern, start, end) in UTF-16 code units, flat in a `Uint32Array`; `lib/matcher.js`
+/// builds the new string. The union it searches is built on the first call, and its memory
+/// reported to V8 then.
+unsafe extern "C" fn replace_spans(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            maybe_panic("replace");
+            let m = call.matcher()?;
+            let text = call.arg(0);
+            if text.value_type() != ValueType::String {
+                return Err(js::wrong_type("text", "of type string", &text));
+            }
+            let (union, built) = m.union()?;
+            let before = if built { 0 } else { union.memory_usage() };
+            let found = with_text("text", &text, |t| m.replace_spans(t.bytes()));
+            // New: the union, or the engines a first text with astral characters built.
+            report_external(env, union.memory_usage().saturating_sub(before) as i64);
+            let found = found?;
+            let flat: Vec<u32> = found.iter().flat_map(|&(p, s, e)| [p, s as u32, e as u32]).collect();
+            typed_array(env, sys::TypedarrayType::uint32_array, &flat)
+        })
+    }
+}
+
+/// `__matcherGroups.call(matcher)`: whether any pattern has a capturing group.
+unsafe extern "C" fn matcher_groups(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            let m = call.matcher()?;
+            let (union, built) = m.union()?;
+            if built {
+                report_external(env, union.memory_usage() as i64);
+            }
+            js_bool(env, union.has_groups())
+        })
+    }
+}
+
+/// `__matcherDispose.call(matcher)`: frees the compiled patterns now (calls in flight on the
+/// threadpool keep their own reference until they settle). Later calls throw
+/// `ERR_QR_NATIVE_DISPOSED`; a second dispose does nothing.
+unsafe extern "C" fn matcher_dispose(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    unsafe {
+        method(env, info, |call| {
+            let handle = match call.handle() {
+                Err(e) if e.kind == ErrorKind::Disposed => None, // a second dispose
+                other => Some(other?),
+            };
+            if let Some(handle) = handle {
+                release(env, handle);
+                // The wrap goes too, now (no finalizer will run): nothing of the matcher is
+                // left for the event loop to free. Its type tag stays, so later calls say it
+                // was disposed.
+                let mut data = std::ptr::null_mut();
+                if sys::napi_remove_wrap(env, call.this, &mut data) == sys::Status::napi_ok && !data.is_null() {
+                    drop(Box::from_raw(data as *mut u64));
+                }
+            }
+            let mut out = std::ptr::null_mut();
+            status(sys::napi_get_undefined(env, &mut out))?;
+            Ok(out)
+        })
+    }
+}
 
 /// N-API's `NAPI_AUTO_LENGTH`: the string is NUL-terminated.
 const AUTO_LENGTH: isize = -1;
@@ -686,7 +931,8 @@ unsafe extern "C" fn matcher_literals(env: sys::napi_env, info: sys::napi_callba
     unsafe {
         method(env, info, |call| {
             let mut out = std::ptr::null_mut();
-            let Some(literals) = call.matcher()?.literals() else {
+            let matcher = call.matcher()?;
+            let Some(literals) = matcher.literals() else {
                 status(sys::napi_get_null(env, &mut out))?;
                 return Ok(out);
             };
@@ -761,8 +1007,17 @@ pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
             &mut class,
         ))?;
         napi::check_status!(sys::napi_set_named_property(env, exports.raw(), c"Matcher".as_ptr(), class))?;
-        let internals: [(&std::ffi::CStr, Callback); 2] =
-            [(c"__matcherLiteral", matcher_literals), (c"__matcherMethods", matcher_methods)];
+        let internals: [(&std::ffi::CStr, Callback); 9] = [
+            (c"__matcherLiteral", matcher_literals),
+            (c"__matcherHandle", matcher_handle),
+            (c"__boundTest", bound_test),
+            (c"__boundFirst", bound_first),
+            (c"__boundMatches", bound_matches),
+            (c"__replaceSpans", replace_spans),
+            (c"__matcherGroups", matcher_groups),
+            (c"__matcherDispose", matcher_dispose),
+            (c"__matcherLines", matcher_lines),
+        ];
         for (name, callback) in internals {
             let mut function = std::ptr::null_mut();
             napi::check_status!(sys::napi_create_function(

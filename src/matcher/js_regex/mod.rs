@@ -16,6 +16,7 @@
 //! each candidate start (see `Spans`). Anything else (backreferences, look-around elsewhere
 //! or unbounded) is refused by name.
 
+mod boundaries;
 pub mod charset;
 pub mod lookahead;
 pub mod parse;
@@ -80,14 +81,42 @@ pub fn translate(source: &str, flags: Flags) -> Result<JsRegex, String> {
     translate_node(parse::parse(source, flags)?, flags)
 }
 
+/// Compiles a JS source with its flags to run on the units view whatever it holds, when it
+/// has no `u` (what `Matcher::replace` needs on a text with astral characters: without `u`,
+/// even an empty match may fall between the two halves of one).
+pub fn translate_units(source: &str, flags: Flags) -> Result<JsRegex, String> {
+    translate_node_in(parse::parse(source, flags)?, flags, true)
+}
+
 /// Compiles a parsed pattern (sets case-closed; characters folded here when `flags` say so).
 pub fn translate_node(node: Node, flags: Flags) -> Result<JsRegex, String> {
-    let units = !flags.unicode && needs_units(&node);
+    translate_node_in(node, flags, false)
+}
+
+fn translate_node_in(node: Node, flags: Flags, force_units: bool) -> Result<JsRegex, String> {
+    // Without `u`, a pattern that can match empty does so between the two halves of an
+    // astral character too (`matchAll`, `replace`): it reads code units like one that can
+    // match a surrogate.
+    // (The empty pattern and bare anchors stay literals: `test` answers them without a regex.)
+    let anchors = |n: &Node| match n {
+        Node::Empty | Node::TextStart | Node::TextEnd => true,
+        Node::Seq(items) => items.iter().all(|i| matches!(i, Node::TextStart | Node::TextEnd)),
+        _ => false,
+    };
+    let nullable = min_len(&node) == 0 && !anchors(&node);
+    let units = !flags.unicode && (force_units || needs_units(&node) || nullable);
     let t = Translator { flags, units };
-    let branches = match node {
+    let mut branches = match node {
         Node::Alt(alts) => alts,
         other => vec![other],
     };
+    if flags.unicode && flags.ignore_case {
+        let mut split = Vec::new();
+        for b in branches {
+            split.extend(boundaries::expand(b, t.mode())?);
+        }
+        branches = split;
+    }
     let mut parts = Vec::new();
     let mut any_look = false;
     for b in branches {
@@ -330,7 +359,7 @@ impl Translator {
             Node::LineEnd => return Err("'$' with the m flag is supported only at the end of an alternative".into()),
             Node::WordBoundary { negated } => {
                 if self.flags.unicode && self.flags.ignore_case {
-                    return Err(r"\b and \B with the flags i and u are not supported".into());
+                    return Err(boundaries::WHERE.into());
                 }
                 if *negated { r"(?-u:\B)" } else { r"(?-u:\b)" }.to_string()
             }
@@ -414,6 +443,17 @@ fn check_bound(len: u32, what: &str) -> Result<(), String> {
         return Err(format!("a {what} longer than {MAX_LOOK} characters is not supported"));
     }
     Ok(())
+}
+
+/// The fewest characters a node can match.
+fn min_len(node: &Node) -> u32 {
+    match node {
+        Node::Char(_) | Node::Set(_) => 1,
+        Node::Seq(items) => items.iter().fold(0u32, |acc, n| acc.saturating_add(min_len(n))),
+        Node::Alt(alts) => alts.iter().map(min_len).min().unwrap_or(0),
+        Node::Repeat { node, min, .. } => min_len(node).saturating_mul(*min),
+        _ => 0,
+    }
 }
 
 /// The most characters a node can match, or `None` when unbounded.

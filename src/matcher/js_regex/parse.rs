@@ -116,6 +116,11 @@ pub fn parse(source: &str, flags: Flags) -> PResult<Node> {
     Ok(node)
 }
 
+/// Capturing groups in a JS source (what `$1` of a replacement would name).
+pub fn capture_groups(source: &str) -> u32 {
+    count_groups(&source.encode_utf16().map(u32::from).collect::<Vec<_>>()).0
+}
+
 /// Capturing groups in the whole source, and whether any is named: without `u` they decide
 /// whether `\1` is a backreference or an octal escape, and whether `\k` is one.
 fn count_groups(src: &[u32]) -> (u32, bool) {
@@ -151,7 +156,7 @@ fn hex(c: u32) -> Option<u32> {
     char::from_u32(c)?.to_digit(16)
 }
 
-fn class_escape(c: char, mode: Mode) -> Option<CharSet> {
+pub fn class_escape(c: char, mode: Mode) -> Option<CharSet> {
     let digits = CharSet::from_ranges([(0x30, 0x39)]);
     let word = {
         let basic = CharSet::from_ranges([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)]);

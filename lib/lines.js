@@ -1,0 +1,126 @@
+'use strict'
+// `matcher.lines(options?)`: grep as a Node Transform. Bytes in (a file, a socket, a gunzip
+// stream); out, in object mode, `{ line, number }` for each line a pattern matches (`invert`:
+// each it does not), or with `replace`, every line with its matches replaced. Lines split as
+// `scanLines` splits them ('\n', '\r\n'; numbers from 0).
+//
+// Each chunk goes to the threadpool through the package's queue (`__matcherLines`): the
+// native side copies it, splits it into lines, tests each and answers with the picked lines'
+// bounds. The line a chunk ends in the middle of is carried into the next, up to
+// `maxLineBytes`: past it the stream errors (ERR_OUT_OF_RANGE) after every line before it
+// has been pushed. Backpressure is the Transform's own: the next chunk is taken only once the
+// last one's lines are pushed and the reader wants more.
+const { Transform } = require('node:stream')
+const binding = require('./load.js')
+
+const matcherLines = binding.__matcherLines
+const DEFAULT_MAX_LINE = 1 << 20
+const MAX_LINE = 1 << 30
+// A chunk goes to native in pieces of at most this many bytes (its offsets are 32-bit).
+const MAX_PIECE = 1 << 30
+const NONE = 0xffffffff
+
+function codeError(Type, code, message) {
+  const error = new Type(message)
+  error.code = code
+  return error
+}
+
+function readOptions(options) {
+  if (options === undefined || options === null) return { invert: false, maxLineBytes: DEFAULT_MAX_LINE }
+  if (typeof options !== 'object') {
+    throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options" argument must be of type object. Received type ${typeof options}`)
+  }
+  const { invert, replace, maxLineBytes, signal } = options
+  if (invert !== undefined && typeof invert !== 'boolean') {
+    throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options.invert" property must be of type boolean. Received type ${typeof invert}`)
+  }
+  if (maxLineBytes !== undefined && (typeof maxLineBytes !== 'number')) {
+    throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options.maxLineBytes" property must be of type number. Received type ${typeof maxLineBytes}`)
+  }
+  if (maxLineBytes !== undefined && !(Number.isInteger(maxLineBytes) && maxLineBytes >= 1 && maxLineBytes <= MAX_LINE)) {
+    throw codeError(RangeError, 'ERR_OUT_OF_RANGE', `The value of "options.maxLineBytes" is out of range. It must be an integer >= 1 and <= ${MAX_LINE}. Received ${maxLineBytes}`)
+  }
+  if (replace !== undefined && invert) {
+    throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', 'The options "replace" and "invert" cannot be used together: with replace, every line comes out')
+  }
+  if (signal !== undefined && (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean')) {
+    throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "options.signal" property must be an instance of AbortSignal')
+  }
+  return { invert: invert === true, replace, maxLineBytes: maxLineBytes ?? DEFAULT_MAX_LINE, signal }
+}
+
+class MatcherLines extends Transform {
+  #matcher
+  #pick
+  #replace
+  #maxLine
+  #signal
+  // The start of the line the last chunk ended in (our own copy), and the number of the
+  // next line to be read.
+  #pending = Buffer.alloc(0)
+  #number = 0
+
+  constructor(matcher, options, replaceWith) {
+    const o = readOptions(options)
+    super({ readableObjectMode: true, signal: o.signal })
+    this.#matcher = matcher
+    this.#replace = o.replace === undefined ? undefined : replaceWith(o.replace)
+    this.#pick = this.#replace ? 2 : o.invert ? 1 : 0
+    this.#maxLine = o.maxLineBytes
+    this.#signal = o.signal
+  }
+
+  _transform(chunk, encoding, callback) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk
+    if (!(bytes instanceof Uint8Array)) {
+      callback(codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'lines() reads bytes: each chunk must be a Buffer, a Uint8Array or a string'))
+      return
+    }
+    this.#read(bytes, false).then(() => callback(), callback)
+  }
+
+  _flush(callback) {
+    this.#read(Buffer.alloc(0), true).then(() => callback(), callback)
+  }
+
+  // Reads `bytes` after the carried line; `last`: the stream has ended.
+  async #read(bytes, last) {
+    // Our own copy: the lines pushed are views of it, and the caller may reuse its buffer.
+    let data = Buffer.concat([this.#pending, bytes])
+    this.#pending = Buffer.alloc(0)
+    while (true) {
+      const piece = data.length > MAX_PIECE ? data.subarray(0, MAX_PIECE) : data
+      const final = last && piece === data
+      const out = await matcherLines.call(this.#matcher, piece, this.#pick, this.#maxLine, final, this.#signal)
+      this.#push(piece, out)
+      const consumed = out[0]
+      if (out[2] !== NONE) {
+        throw codeError(RangeError, 'ERR_OUT_OF_RANGE', `Line ${this.#number} is longer than options.maxLineBytes (${this.#maxLine} bytes): lines() stops there; every line before it was read`)
+      }
+      if (piece === data || consumed === 0) {
+        this.#pending = Buffer.from(data.subarray(consumed))
+        if (this.#pending.length > this.#maxLine) {
+          throw codeError(RangeError, 'ERR_OUT_OF_RANGE', `Line ${this.#number} is longer than options.maxLineBytes (${this.#maxLine} bytes): lines() stops there; every line before it was read`)
+        }
+        return
+      }
+      data = data.subarray(consumed)
+    }
+  }
+
+  #push(data, out) {
+    const base = this.#number
+    for (let j = 3; j < out.length; j += 4) {
+      const line = data.subarray(out[j + 1], out[j + 2])
+      if (this.#replace && out[j + 3]) {
+        this.push({ line: Buffer.from(this.#replace(line.toString('utf8'))), number: base + out[j] })
+      } else {
+        this.push({ line, number: base + out[j] })
+      }
+    }
+    this.#number = base + out[1]
+  }
+}
+
+module.exports = { MatcherLines }
