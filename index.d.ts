@@ -35,7 +35,9 @@ export type {
   ImageType,
   Input,
   Kind,
+  LinesOptions,
   MaskPattern,
+  MatchedLine,
   MatcherConstructor,
   MatcherOptions,
   Paint,
@@ -51,6 +53,7 @@ export type {
   QrSegment,
   QrStyle,
   QueueStats,
+  Replacement,
   StringOptions,
   Text,
   Version

@@ -215,6 +215,15 @@ describe('replace: arguments and bounds', () => {
     assert.throws(() => empty.replace('a'.repeat(100000), '-'), (e) => e.code === 'ERR_OUT_OF_RANGE')
   })
 
+  test("a replacement that would make a string past V8's limit is V8's RangeError, at once", () => {
+    // 60,000 matches, each replaced by three copies of the rest of the text: about 5e9 units.
+    for (const m of [new Matcher([/a/]), new Matcher(['a'])]) {
+      const started = Date.now()
+      assert.throws(() => m.replace('a'.repeat(60000), "$'$'$'"), (e) => e instanceof RangeError && /Invalid string length/.test(e.message))
+      assert.ok(Date.now() - started < 2000)
+    }
+  })
+
   test('offsets are UTF-16 units across 64 KiB and astral characters at its edges', () => {
     const text = 'é'.repeat(32767) + '😀a' + '😀'.repeat(20000) + 'a'
     const lit = new Matcher(['a', { pattern: '😀', kind: 'contains' }])

@@ -14,7 +14,13 @@ const calls = {
   generateMany: (data) => qr.generateMany([data, data]),
   toDataURL: (data) => qr.toDataURL(data),
   toString: (data) => qr.toString(data),
-  scanLines: (data) => new qr.Matcher(['AB', 'C+A']).scanLines(data)
+  scanLines: (data) => new qr.Matcher(['AB', 'C+A']).scanLines(data),
+  // One chunk through lines(): the chunk is copied at the write, then again for the threadpool.
+  lines: (data) => new Promise((resolve, reject) => {
+    const s = new qr.Matcher(['AB', 'C+A']).lines({ replace: '-' })
+    s.on('data', () => {}).on('end', resolve).on('error', reject)
+    s.end(data)
+  })
 }
 
 const attacks = {
@@ -66,10 +72,21 @@ async function main () {
         }
         m.testMany([text, Buffer.from(text)])
         m.firstMany([text, Buffer.from(text)])
+        if (m.replace(text, '<$&>') !== text.replace(/needle|n[e]{2}dle\d/g, '<$&>')) throw new Error('replace differs')
         qr.isMatch('need+le', text)
         calls_++
       }
     }
+  }
+  // A matcher disposed with a call in flight, and one whose handle is reused.
+  for (let i = 0; i < 4; i++) {
+    const d = new qr.Matcher(['AB', /C+A/])
+    const pending = d.scanLines(Buffer.from('xxAB\nCCA\n'))
+    d[Symbol.dispose]()
+    if ((await pending).length !== 2) throw new Error('a scan in flight lost its matcher')
+    const next = new qr.Matcher(['AB'])
+    if (!next.test('AB')) throw new Error('a reused handle answers for the new matcher')
+    calls_++
   }
   console.log(`memcheck workload: ${calls_} sequences`)
 }

@@ -5,6 +5,7 @@
 import { concurrency, decode, decodeSync, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'
 import type { QrStyle, QrLogo, DotType, Paint, QrGradient, ImageType, CornerSquareType, CornerDotType, ColorStop } from 'qr-native'
 import type { DataURLOptions, DecodeOptions, ImageInput, Point, QrCode, QrPosition, QrSegment, FoundMatch, GlobOptions, Input, MaskPattern, Pattern, QrMatrix, QrOptions, QueueStats, StringOptions, Text, Version } from 'qr-native'
+import type { LinesOptions, MatchedLine, Replacement } from 'qr-native'
 // @ts-expect-error: internal entry points are not exported
 import { __compatEncode } from 'qr-native'
 // @ts-expect-error: nor is the loader's marker
@@ -56,6 +57,15 @@ async function main (): Promise<void> {
   const lines: Uint32Array = await m.scanLines(Buffer.from('a\nb'), { signal: new AbortController().signal })
   const flags: Uint8Array = m.testMany([text])
   const firsts: Int32Array = m.firstMany([text])
+  const redacted: string = m.replace('a bot', '[$&]') + m.replace('x', ['a', 'b', 'c', 'd']) + m.replace('x', (match, pattern, offset) => `${match}${pattern + offset}`)
+  const replacement: Replacement = ['*', '*']
+  const grep = m.lines({ invert: false, maxLineBytes: 1 << 20, signal: AbortSignal.timeout(1000) })
+  const redactor = m.lines({ replace: replacement })
+  grep.on('data', (x: MatchedLine) => console.log(x.number, x.line.length))
+  const linesOptions: LinesOptions = { replace: '-' }
+  console.log(redacted, redactor.writable, linesOptions)
+  m[Symbol.dispose]()
+  m.dispose()
 
   const compatPng: Buffer = await compat.toBuffer('text', { errorCorrectionLevel: 'M', rendererOpts: { deflateLevel: 9 } })
   compat.toString('text', (err, s) => { if (!err) console.log(s.length) })
@@ -112,6 +122,12 @@ async function main (): Promise<void> {
   await toString('x', { type: 'png' })
   // @ts-expect-error: a matcher needs at least one pattern
   new Matcher([])
+  // @ts-expect-error: replace takes strings only
+  m.replace(Buffer.from('x'), '-')
+  // @ts-expect-error: a replacement function returns a string
+  m.replace('x', () => 1)
+  // @ts-expect-error: maxLineBytes is a number
+  m.lines({ maxLineBytes: '1 MiB' })
   // @ts-expect-error: decode reads images, not text
   await decode('a string')
   // @ts-expect-error: pixels need their width and height

@@ -204,6 +204,53 @@ export interface Matcher {
    * strings; at most 2 GiB. `options.signal` aborts it, while it waits or while it runs.
    */
   scanLines(data: Text, options?: { signal?: AbortSignal }): Promise<Uint32Array>
+  /**
+   * What `text.replace(union, replacement)` gives, `union` being the patterns in order as one
+   * `RegExp` with the `g` flag: leftmost match first; at one position the lowest-numbered
+   * pattern; no overlaps; one code unit on past an empty match (one code point for a `u`
+   * pattern). `$&`, `` $` ``, `$'` and `$$` as `String.prototype.replace` reads them; `$1` and
+   * `$<name>` are text, or refused (`ERR_INVALID_ARG_VALUE`) when a pattern has capturing
+   * groups. An array gives each pattern its own replacement (length = `size`); a function
+   * gets `(match, pattern, offset)`. Strings only; a lone surrogate is refused; at most
+   * 100,000 matches (`RangeError`).
+   */
+  replace(text: string, replacement: Replacement): string
+  /**
+   * Grep as a Node `Transform`: bytes in (a file, a socket, a gunzip stream), out in object
+   * mode `{ line, number }` for each line a pattern matches (`invert`: each it does not), or
+   * with `replace`, every line with its matches replaced (read as UTF-8). Lines split as
+   * `scanLines` splits them; each chunk is matched on the threadpool through the queue, with
+   * the stream's backpressure. A line over `maxLineBytes` (default 1 MiB) errors the stream
+   * with `ERR_OUT_OF_RANGE`, after every line before it has come out.
+   */
+  lines(options?: LinesOptions): import('node:stream').Transform
+  /** Frees the compiled patterns now (`using m = new Matcher(…)`); later calls throw `ERR_QR_NATIVE_DISPOSED`. A call in flight on the threadpool finishes first. */
+  [Symbol.dispose](): void
+  /** The same as `[Symbol.dispose]()`. */
+  dispose(): void
+}
+
+/** A replacement for `Matcher.replace`: one string for every pattern, one per pattern (by index), or a function of each match. */
+export type Replacement = string | ReadonlyArray<string> | ((match: string, pattern: number, offset: number) => string)
+
+/** Options of `Matcher.lines`. */
+export interface LinesOptions {
+  /** The lines no pattern matches, instead of those one does. */
+  invert?: boolean
+  /** Every line comes out, its matches replaced (see `Matcher.replace`); not with `invert`. */
+  replace?: Replacement
+  /** The longest line read, in bytes (1 to 2^30; default 1 MiB): a longer one errors the stream. */
+  maxLineBytes?: number
+  /** Destroys the stream with an `AbortError` when it aborts. */
+  signal?: AbortSignal
+}
+
+/** One line out of `Matcher.lines`. */
+export interface MatchedLine {
+  /** The line's bytes, without its `\n` or `\r\n`. */
+  line: Buffer
+  /** Its number in the stream, from 0. */
+  number: number
 }
 
 /**
