@@ -172,7 +172,7 @@ function nodeFromNpm (version) {
 const NODES = { 22: '22.23.5', 24: '24.22.3' }
 
 function disposeSuite ({ quick, progress }) {
-  const seconds = quick ? 3 : 6
+  const seconds = quick ? 4 : 6
   const child = path.join(__dirname, 'lib', 'dispose-child.js')
   const out = {}
   const nodes = [[process.version, process.execPath], ...Object.values(NODES).map((v) => [`v${v}`, nodeFromNpm(v)])]

@@ -19,6 +19,7 @@ const MAX_LINE = 1 << 30
 // A chunk goes to native in pieces of at most this many bytes (its offsets are 32-bit).
 const MAX_PIECE = 1 << 30
 const NONE = 0xffffffff
+const EMPTY = Buffer.alloc(0)
 
 function codeError(Type, code, message) {
   const error = new Type(message)
@@ -58,7 +59,8 @@ class MatcherLines extends Transform {
   #signal
   // The start of the line the last chunk ended in (our own copy), and the number of the
   // next line to be read.
-  #pending = Buffer.alloc(0)
+  #pending = [EMPTY]
+  #pendingBytes = 0
   #number = 0
 
   constructor(matcher, options, replaceWith) {
@@ -71,44 +73,65 @@ class MatcherLines extends Transform {
     this.#signal = o.signal
   }
 
+  // A chunk written while another is being read waits in the stream's buffer, where the
+  // caller could still transfer, detach or rewrite it: it is copied first. One read at once
+  // (nothing waiting) is copied by the read itself, before `write` returns.
+  write(chunk, encoding, callback) {
+    if (chunk instanceof Uint8Array && (this.writableLength > 0 || this.writableCorked)) chunk = Buffer.from(chunk)
+    return super.write(chunk, encoding, callback)
+  }
+
   _transform(chunk, encoding, callback) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk
     if (!(bytes instanceof Uint8Array)) {
       callback(codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'lines() reads bytes: each chunk must be a Buffer, a Uint8Array or a string'))
       return
     }
-    this.#read(bytes, false).then(() => callback(), callback)
+    this.#write(bytes, false).then(() => callback(), callback)
   }
 
   _flush(callback) {
-    this.#read(Buffer.alloc(0), true).then(() => callback(), callback)
+    this.#write(Buffer.alloc(0), true).then(() => callback(), callback)
   }
 
-  // Reads `bytes` after the carried line; `last`: the stream has ended.
-  async #read(bytes, last) {
-    // Our own copy: the lines pushed are views of it, and the caller may reuse its buffer.
-    let data = Buffer.concat([this.#pending, bytes])
-    this.#pending = Buffer.alloc(0)
-    while (true) {
-      const piece = data.length > MAX_PIECE ? data.subarray(0, MAX_PIECE) : data
-      const final = last && piece === data
-      const out = await matcherLines.call(this.#matcher, piece, this.#pick, this.#maxLine, final, this.#signal)
-      this.#push(piece, out)
-      const consumed = out[0]
-      if (out[2] !== NONE) {
-        throw codeError(RangeError, 'ERR_OUT_OF_RANGE', `Line ${this.#number} is longer than options.maxLineBytes (${this.#maxLine} bytes): lines() stops there; every line before it was read`)
-      }
-      if (piece === data || consumed === 0) {
-        this.#pending = Buffer.from(data.subarray(consumed))
-        if (this.#pending.length > this.#maxLine) {
-          throw codeError(RangeError, 'ERR_OUT_OF_RANGE', `Line ${this.#number} is longer than options.maxLineBytes (${this.#maxLine} bytes): lines() stops there; every line before it was read`)
-        }
-        return
-      }
-      data = data.subarray(consumed)
+  // Reads `bytes` after the carried line, in pieces of at most MAX_PIECE; `last`: the stream
+  // has ended.
+  async #write(bytes, last) {
+    for (let at = 0; at < bytes.length || (last && at === 0); at += MAX_PIECE) {
+      const piece = bytes.subarray(at, at + MAX_PIECE)
+      await this.#read(piece, last && at + MAX_PIECE >= bytes.length)
+      if (bytes.length === 0) break
     }
   }
 
+  // The complete lines of the carried line and `bytes` go to native (which copies them); the
+  // line `bytes` ends in is copied here, now, to carry on: the caller may rewrite `bytes` the
+  // moment its write returns.
+  async #read(bytes, last) {
+    const cut = last ? bytes.length : Buffer.prototype.lastIndexOf.call(bytes, 10) + 1
+    const tail = cut < bytes.length ? Buffer.from(bytes.subarray(cut)) : EMPTY
+    if (cut === 0 && !last) {
+      // No line ends here: carry all of it, within the limit (kept in pieces, joined once
+      // the line ends: a long line in small chunks costs no copy a chunk).
+      this.#pending.push(tail)
+      this.#pendingBytes += tail.length
+      if (this.#pendingBytes > this.#maxLine) throw this.#tooLong()
+      return
+    }
+    const pending = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending)
+    const [out, data] = await matcherLines.call(this.#matcher, pending, bytes.subarray(0, cut), this.#pick, this.#maxLine, last, this.#signal)
+    this.#push(data, out)
+    if (out[2] !== NONE) throw this.#tooLong()
+    this.#pending = [tail]
+    this.#pendingBytes = tail.length
+    if (tail.length > this.#maxLine) throw this.#tooLong()
+  }
+
+  #tooLong() {
+    return codeError(RangeError, 'ERR_OUT_OF_RANGE', `Line ${this.#number} is longer than options.maxLineBytes (${this.#maxLine} bytes): lines() stops there; every line before it was read`)
+  }
+
+  // The lines picked, as views of `data` (native's copy of this chunk: nothing else holds it).
   #push(data, out) {
     const base = this.#number
     for (let j = 3; j < out.length; j += 4) {

@@ -19,5 +19,6 @@ while (performance.now() - t0 < seconds * 1000) {
     next += 1000
   }
 }
-const growthMB = rss.length > 2 ? Math.max(...rss.slice(2)) - rss[2] : 0
+// From the third second to the last (at least four seconds are sampled).
+const growthMB = rss.length > 3 ? rss[rss.length - 1] - rss[2] : NaN
 process.stdout.write(JSON.stringify({ made, rssMB: rss, growthMB }))

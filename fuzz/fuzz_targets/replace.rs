@@ -25,7 +25,8 @@ fn body(bytes: &[u8]) -> String {
 }
 
 fuzz_target!(|case: Case| {
-    let text: String = case.text.iter().take(200).map(|b| ['a', 'b', 'c', ' ', 'é', 'A', '\n'][*b as usize % 7]).collect();
+    let text: String =
+        case.text.iter().take(200).map(|b| ['a', 'b', 'c', ' ', 'é', 'A', '\n'][*b as usize % 7]).collect();
     let mut specs = Vec::new();
     let mut references = Vec::new();
     for (shape, raw, ci) in case.members.iter().take(12) {
@@ -47,12 +48,23 @@ fuzz_target!(|case: Case| {
             if *ci && !b.is_ascii() {
                 continue;
             }
-            (PatternSpec { pattern: b.clone(), kind, case_insensitive: *ci, syntax: Syntax::Js, glob: None },
-             format!("{}{anchored}", if *ci { "(?i-u)" } else { "" }))
+            (
+                PatternSpec { pattern: b.clone(), kind, case_insensitive: *ci, syntax: Syntax::Js, glob: None },
+                format!("{}{anchored}", if *ci { "(?i-u)" } else { "" }),
+            )
         } else {
             let source = SHAPES[*shape as usize % SHAPES.len()].replace("{}", &escaped);
             let source = if *ci { format!("(?i){source}") } else { source };
-            (PatternSpec { pattern: source.clone(), kind: Kind::Regex, case_insensitive: false, syntax: Syntax::Rust, glob: None }, source)
+            (
+                PatternSpec {
+                    pattern: source.clone(),
+                    kind: Kind::Regex,
+                    case_insensitive: false,
+                    syntax: Syntax::Rust,
+                    glob: None,
+                },
+                source,
+            )
         };
         let Ok(re) = regex::RegexBuilder::new(&format!(r"\A(?:{source})")).build() else { continue };
         specs.push(spec);

@@ -6,6 +6,27 @@ use crate::error::Result;
 /// Bytes scanned between two checks of the caller's abort flag.
 const CHECK_EVERY: usize = 1 << 20;
 
+/// Where the matcher's line filter next finds one of its literals, searched again only once a
+/// line has passed it: a line without one cannot match, and is not tested.
+struct Hits<'a> {
+    filter: Option<&'a aho_corasick::AhoCorasick>,
+    data: &'a [u8],
+    /// The next hit at or after the last search's start (`usize::MAX`: none).
+    next: Option<usize>,
+}
+
+impl Hits<'_> {
+    /// Whether a literal starts in `start..end` (always, without a filter).
+    fn within(&mut self, start: usize, end: usize) -> bool {
+        let Some(ac) = self.filter else { return true };
+        if self.next.is_none_or(|h| h < start) {
+            let found = ac.find(aho_corasick::Input::new(self.data).range(start..));
+            self.next = Some(found.map_or(usize::MAX, |m| m.start()));
+        }
+        self.next.is_some_and(|h| h < end)
+    }
+}
+
 /// 0-based numbers of the lines of `data` (split at `\n`, a trailing `\r` removed) on which
 /// any pattern matches. `aborted` is polled about every MiB; its error is returned.
 /// Cost: linear in `data`, with no copy of it.
@@ -14,6 +35,7 @@ pub fn scan_lines(matcher: &Matcher, data: &[u8], aborted: &dyn Fn() -> Result<(
     let mut start = 0;
     let mut next_check = CHECK_EVERY;
     let mut line = 0u32;
+    let mut hits = Hits { filter: matcher.line_filter(), data, next: None };
     while start <= data.len() {
         let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |i| start + i);
         let mut body = &data[start..end];
@@ -21,7 +43,8 @@ pub fn scan_lines(matcher: &Matcher, data: &[u8], aborted: &dyn Fn() -> Result<(
             body = rest;
         }
         // A final empty line (the text ended with '\n') is not a line.
-        if (end < data.len() || !body.is_empty() || start < end) && matcher.test(body) {
+        let is_line = end < data.len() || !body.is_empty() || start < end;
+        if is_line && hits.within(start, start + body.len()) && matcher.test(body) {
             out.push(line);
         }
         if end >= next_check {
@@ -79,6 +102,7 @@ pub fn select_lines(
     let mut out = Selected::default();
     let mut start = 0;
     let mut next_check = CHECK_EVERY;
+    let mut hits = Hits { filter: matcher.line_filter(), data, next: None };
     while start < data.len() {
         let newline = memchr::memchr(b'\n', &data[start..]).map(|i| start + i);
         let end = newline.unwrap_or(data.len());
@@ -93,7 +117,9 @@ pub fn select_lines(
         if body_end > start && data[body_end - 1] == b'\r' {
             body_end -= 1;
         }
-        let matches = matcher.test(&data[start..body_end]);
+        // Only a line that holds one of the filter's literals can match (see
+        // `Matcher::line_filter`); the next one is looked for once the last is passed.
+        let matches = hits.within(start, body_end) && matcher.test(&data[start..body_end]);
         let picked = match pick {
             Pick::Matching => matches,
             Pick::Other => !matches,

@@ -42,6 +42,8 @@ pub const MAX_PATTERN_BYTES: usize = 64 * 1024;
 pub const MAX_TOTAL_PATTERN_BYTES: usize = 16 << 20;
 /// Most matches one `find_all` returns.
 pub const MAX_FIND_ALL: usize = 100_000;
+/// Most literals the line filter (`Matcher::line_filter`) holds; past it, lines are all tested.
+pub const LINE_FILTER_LITERALS: usize = 4096;
 
 /// One pattern as the caller gave it.
 #[derive(Clone, Debug)]
@@ -74,6 +76,9 @@ pub struct Matcher {
     literals: Option<Vec<SoleLiteral>>,
     /// The patterns as given, for the union `replace` builds on its first call.
     specs: Vec<PatternSpec>,
+    /// Literals one of which every match of every pattern starts with, for skipping lines
+    /// (`lines.rs`); `None` inside when some pattern has none. Built on first use.
+    line_filter: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>>,
     union: std::sync::OnceLock<std::result::Result<replace::Union, String>>,
 }
 
@@ -158,6 +163,7 @@ impl Matcher {
             literals: None,
             specs: specs.to_vec(),
             union: std::sync::OnceLock::new(),
+            line_filter: std::sync::OnceLock::new(),
         };
         let total: usize = specs.iter().map(|s| s.pattern.len()).sum();
         if total > MAX_TOTAL_PATTERN_BYTES {
@@ -462,6 +468,70 @@ impl Matcher {
                 format!("Invalid patterns: replace joins them into one regex, and it could not be built: {e}"),
             )),
         }
+    }
+
+    /// Literals one of which every match of every pattern starts with (or holds, for a
+    /// case-insensitive literal: its first bytes), when each pattern has such a set: a text holds a match
+    /// only where it holds one of them, so a line without one need not be tested. `None` when
+    /// some pattern may match the empty string, reads the units view, or starts with anything
+    /// (`\d+`). Built on first use; at most `LINE_FILTER_LITERALS` literals.
+    pub fn line_filter(&self) -> Option<&aho_corasick::AhoCorasick> {
+        self.line_filter
+            .get_or_init(|| {
+                use regex_syntax::hir::literal::{ExtractKind, Extractor};
+                let mut literals: Vec<Vec<u8>> = Vec::new();
+                for spec in &self.specs {
+                    let plan = pattern::classify(
+                        &spec.pattern,
+                        spec.kind,
+                        spec.case_insensitive,
+                        spec.syntax,
+                        spec.glob.as_ref(),
+                    )
+                    .ok()?;
+                    match plan {
+                        // A case-insensitive one by its first four bytes in every case: a
+                        // line holding it holds one of them, and they stay few.
+                        Plan::Literal { text, ci: true, .. } if !text.is_empty() => {
+                            let head = &text.as_bytes()[..text.len().min(4)];
+                            let mut variants = vec![Vec::new()];
+                            for &b in head {
+                                let cases = [b.to_ascii_lowercase(), b.to_ascii_uppercase()];
+                                let cases = if cases[0] == cases[1] { &cases[..1] } else { &cases[..] };
+                                variants = variants
+                                    .iter()
+                                    .flat_map(|v| cases.iter().map(move |&c| [v.as_slice(), &[c]].concat()))
+                                    .collect();
+                            }
+                            literals.extend(variants);
+                        }
+                        Plan::Literal { text, .. } if !text.is_empty() => literals.push(text.into_bytes()),
+                        Plan::Regex(r) if !r.units => {
+                            let hir = budget::parse(&[r.source.as_str()]).ok()?.pop()?;
+                            let mut extractor = Extractor::new();
+                            extractor.kind(ExtractKind::Prefix).limit_total(64).limit_class(8);
+                            let seq = extractor.extract(&hir);
+                            for lit in seq.literals()? {
+                                if lit.as_bytes().is_empty() {
+                                    return None;
+                                }
+                                literals.push(lit.as_bytes().to_vec());
+                            }
+                        }
+                        _ => return None,
+                    }
+                    if literals.len() > LINE_FILTER_LITERALS {
+                        return None;
+                    }
+                }
+                // Case as extracted (a few variants each): few literals then get Teddy's
+                // prefilter, which folding ASCII case would turn off.
+                aho_corasick::AhoCorasick::builder()
+                    .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                    .build(&literals)
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// What `text.replace(u, …)` replaces, `u` the union of the patterns in order with the `g`

@@ -430,16 +430,6 @@ impl Call {
         call
     }
 
-    /// The arguments of a call of up to six: the first three as `read` gives them, the rest apart.
-    unsafe fn read6(env: sys::napi_env, info: sys::napi_callback_info) -> Call6 {
-        let mut argc = 6;
-        let mut args = [std::ptr::null_mut(); 6];
-        let mut this = std::ptr::null_mut();
-        unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), &mut this, std::ptr::null_mut()) };
-        // Missing arguments are `undefined` (N-API fills them so).
-        Call6 { call: Call { env, this, args: [args[0], args[1], args[2]] }, extra: [args[3], args[4], args[5]] }
-    }
-
     fn arg(&self, i: usize) -> Val {
         Val { env: self.env, raw: self.args[i] }
     }
@@ -470,12 +460,6 @@ impl Call {
     fn matcher(&self) -> Result<Arc<Matcher>> {
         self.with_matcher(|m| Ok(Arc::clone(m)))
     }
-}
-
-/// A call of up to six arguments: `call` has the first three.
-struct Call6 {
-    call: Call,
-    extra: [sys::napi_value; 3],
 }
 
 /// Runs one method body: a panic or error becomes a thrown JavaScript error.
@@ -767,34 +751,75 @@ pub const MAX_LINE_BYTES: usize = 1 << 30;
 /// are 32-bit.
 pub const MAX_LINES_CHUNK: usize = (1 << 32) - 1;
 
-/// `__matcherLines.call(matcher, data, pick, maxLineBytes, last, signal)`: one chunk of a
-/// `lines()` stream, on the threadpool through the queue. `data` (a Buffer) is copied here.
-/// Resolves with a `Uint32Array`: bytes consumed, lines read, the first line too long (or
+/// `__matcherLines.call(matcher, pending, chunk, pick, maxLineBytes, last, signal)`: one chunk
+/// of a `lines()` stream, on the threadpool through the queue. `pending` (the line the last
+/// chunk ended in) and `chunk` are copied here, into one buffer. Resolves with
+/// `[meta, bytes]`: `bytes` that copy (a Buffer over it, no copy again), `meta` a
+/// `Uint32Array` of the bytes consumed, the lines read, the first line too long (or
 /// 2^32 − 1), then (line, start, end, matches) for each line picked (`pick`: 0 matching, 1
-/// the others, 2 all).
+/// the others, 2 all), offsets into `bytes`.
 unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-    let call = unsafe { Call::read6(env, info) };
+    let mut argc = 7;
+    let mut args = [std::ptr::null_mut(); 7];
+    let mut this = std::ptr::null_mut();
+    unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), &mut this, std::ptr::null_mut()) };
+    let call = Call { env, this, args: [args[0], args[1], args[2]] };
+    let arg = |i: usize| Val { env, raw: args[i] };
     let value = super::queue::call(env, || {
-        let matcher = call.call.matcher()?;
-        let data_val = call.call.arg(0);
-        let wrong = |v: &Val| js::wrong_type("data", "an instance of Buffer or Uint8Array", v);
-        let data = data_val.get_bytes("data", MAX_LINES_CHUNK).ok_or_else(|| wrong(&data_val))??;
-        let pick = match js::integer_in("pick", &call.call.arg(1), 0, 2)? {
+        let matcher = call.matcher()?;
+        let wrong = |name: &str, v: &Val| js::wrong_type(name, "an instance of Buffer or Uint8Array", v);
+        let (pending, chunk) = (arg(0), arg(1));
+        let (Some(a), Some(b)) = (pending.typed_bytes(), chunk.typed_bytes()) else {
+            return Err(if pending.typed_bytes().is_none() {
+                wrong("pending", &pending)
+            } else {
+                wrong("chunk", &chunk)
+            });
+        };
+        if a.len() + b.len() > MAX_LINES_CHUNK {
+            return Err(Error::out_of_range(format!(
+                "The argument 'chunk' is too large: {} bytes with the line before it. It must be at most {MAX_LINES_CHUNK}",
+                a.len() + b.len()
+            )));
+        }
+        // Copied here, on the JavaScript thread: the caller may rewrite its chunk at once.
+        let mut data = Vec::with_capacity(a.len() + b.len());
+        data.extend_from_slice(a);
+        data.extend_from_slice(b);
+        let pick = match js::integer_in("pick", &arg(2), 0, 2)? {
             0 => lines::Pick::Matching,
             1 => lines::Pick::Other,
             _ => lines::Pick::All,
         };
-        let max_line = js::integer_in("options.maxLineBytes", &call.call.arg(2), 1, MAX_LINE_BYTES as i64)? as usize;
-        let last = js::bool_of("last", &Val { env, raw: call.extra[0] })?;
-        let signal_val = Some(call.extra[1])
-            .map(|raw| Val { env, raw })
-            .filter(|v| !matches!(v.value_type(), ValueType::Undefined | ValueType::Null));
+        let max_line = js::integer_in("options.maxLineBytes", &arg(3), 1, MAX_LINE_BYTES as i64)? as usize;
+        let last = js::bool_of("last", &arg(4))?;
+        let signal_val = Some(arg(5)).filter(|v| !matches!(v.value_type(), ValueType::Undefined | ValueType::Null));
         if let Some(s) = &signal_val {
             signal::check_shape(s)?;
         }
         Ok((signal_val, move |watch| LinesTask { matcher, data, pick, max_line, last, watch }))
     });
     value.unwrap_or(std::ptr::null_mut())
+}
+
+/// A Buffer over `data`, which it then owns (freed with the Buffer); a copy where the runtime
+/// allows no external buffers.
+fn buffer_of(env: sys::napi_env, data: Vec<u8>) -> Result<sys::napi_value> {
+    unsafe extern "C" fn free(_env: sys::napi_env, _data: *mut std::ffi::c_void, hint: *mut std::ffi::c_void) {
+        drop(unsafe { Box::from_raw(hint as *mut Vec<u8>) });
+    }
+    let mut out = std::ptr::null_mut();
+    let boxed = Box::new(data);
+    let (ptr, len) = (boxed.as_ptr() as *mut std::ffi::c_void, boxed.len());
+    let hint = Box::into_raw(boxed);
+    let made = unsafe { sys::napi_create_external_buffer(env, len, ptr, Some(free), hint.cast(), &mut out) };
+    if made == sys::Status::napi_ok {
+        return Ok(out);
+    }
+    let data = unsafe { Box::from_raw(hint) };
+    let mut copy = std::ptr::null_mut();
+    status(unsafe { sys::napi_create_buffer_copy(env, data.len(), data.as_ptr().cast(), &mut copy, &mut out) })?;
+    Ok(out)
 }
 
 pub struct LinesTask {
@@ -837,9 +862,18 @@ impl Task for LinesTask {
             return Err(signal::abort_error(raw, self.watch.as_ref()));
         }
         match output {
-            Ok(list) => Ok(unsafe {
-                Unknown::from_raw_unchecked(raw, Uint32Array::to_napi_value(raw, Uint32Array::from(list))?)
-            }),
+            Ok(list) => {
+                let pair = (|| -> Result<sys::napi_value> {
+                    let meta = typed_array(raw, sys::TypedarrayType::uint32_array, &list)?;
+                    let bytes = buffer_of(raw, std::mem::take(&mut self.data))?;
+                    let mut out = std::ptr::null_mut();
+                    status(unsafe { sys::napi_create_array_with_length(raw, 2, &mut out) })?;
+                    status(unsafe { sys::napi_set_element(raw, out, 0, meta) })?;
+                    status(unsafe { sys::napi_set_element(raw, out, 1, bytes) })?;
+                    Ok(out)
+                })();
+                pair.map(|v| unsafe { Unknown::from_raw_unchecked(raw, v) }).map_err(|e| js::to_napi(raw, &e))
+            }
             Err(e) if e.kind == ErrorKind::Aborted => Err(signal::abort_error(raw, self.watch.as_ref())),
             Err(e) => Err(js::to_napi(raw, &e)),
         }
