@@ -32,6 +32,8 @@ const ENTRIES = {
   test: 'new a.Matcher(["x"]).test("x")',
   testMany: 'new a.Matcher(["x"]).testMany(["x"])',
   scanLines: 'await new a.Matcher(["x"]).scanLines(Buffer.from("x\\ny"))',
+  replace: 'a.__replaceSpans.call(new a.Matcher(["x"]), "a x")',
+  lines: 'await a.__matcherLines.call(new a.Matcher(["x"]), Buffer.alloc(0), Buffer.from("x\\ny\\n"), 0, 1024, true)',
   isMatch: 'a.isMatch("x", "x")'
 }
 

@@ -253,7 +253,10 @@ impl Matcher {
         let mut hirs = Vec::new();
         m.regex = RegexGroup::new(regexes, joined.then_some(&mut hirs)).map_err(compile_error)?;
         m.regex_units = RegexGroup::new(regexes_units, joined.then_some(&mut hirs)).map_err(compile_error)?;
-        if joined {
+        // A member that may match inside a character needs its own confirmation (`RegexGroup::
+        // is_match`), which a joined automaton cannot give: then no quick one.
+        let splits = [&m.regex, &m.regex_units].into_iter().flatten().any(RegexGroup::may_split);
+        if joined && !splits {
             let literals: Vec<&str> =
                 if with_literals { quick_literals.iter().map(String::as_str).collect() } else { Vec::new() };
             // A set the budget refuses joined was accepted apart: it keeps the structures only.
@@ -756,5 +759,32 @@ mod tests {
         assert!(m.test(b"Mozilla GoogleBot/2.1"));
         assert!(m.test("été".as_bytes()));
         assert!(!m.test("googlebo\u{212A}".as_bytes()));
+    }
+
+    #[test]
+    fn an_empty_match_before_a_stray_byte_counts_as_test_says() {
+        // A Buffer that is not UTF-8: `(?:^|[^b])` matches the empty string at 0, before a
+        // lone continuation byte, for `test`, `first` and `matches` alike; `findAll` of the
+        // same pattern on a string reports no empty match between the two bytes of é.
+        let rust = |p: &str| PatternSpec { syntax: Syntax::Rust, ..spec(p, Kind::Regex, true) };
+        let m = matcher(&[rust("(?:^|[^b])"), rust("^ba"), rust("[^ ]ab")]);
+        assert!(m.test(b"\xa9"));
+        assert_eq!(m.first(b"\xa9"), Some(0));
+        assert_eq!(m.matches(b"\xa9"), vec![0]);
+        // /\B/ never holds in "kÉ_" (word, non-word, word): not between the bytes of É
+        // either, alone or beside other patterns, literals and regexes, for every method.
+        for extra in [
+            &[][..],
+            &[spec("x", Kind::Regex, false)],
+            &[spec("zz", Kind::Contains, false), spec("y\\d", Kind::Regex, false)],
+        ] {
+            let mut specs = vec![spec(r"\B", Kind::Regex, false)];
+            specs.extend(extra.iter().cloned());
+            let m = matcher(&specs);
+            let text = "kÉ_".as_bytes();
+            assert!(!m.test(text) && m.first(text).is_none() && m.matches(text).is_empty(), "{specs:?}");
+            assert!(m.find_all(text).unwrap().is_empty());
+            assert!(m.test("kÉ".as_bytes()) && m.test(b"ab"));
+        }
     }
 }

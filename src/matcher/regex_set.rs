@@ -296,19 +296,94 @@ pub struct RegexGroup {
     singles: Vec<KeptRegex>,
     /// For each member, its look-around span finder when it has one.
     looks: Vec<Option<LookSpans>>,
+    /// For each member, whether it may match the empty string inside a character (`split`).
+    splits: Vec<bool>,
+}
+
+/// Whether the member `source` may match the empty string inside a character: it can match
+/// the empty string, and holds an assertion that a position between two bytes of é meets
+/// (`\B`: both bytes are non-word; a half word boundary). A string has no such position: for
+/// such a member, an empty match there is no match (see `splits_char`), and the automata
+/// that cannot tell (`Any`, the set) are asked only what the member alone confirms.
+fn may_split(source: &str) -> bool {
+    use regex_syntax::hir::Look;
+    if !source.contains("\\B") && !source.contains("\\b{") {
+        return false;
+    }
+    // (Parsed as the member compiles; should it not parse, it is taken to split.)
+    let Some(hir) = super::budget::parse(&[source]).ok().and_then(|mut h| h.pop()) else {
+        return true;
+    };
+    let looks = hir.properties().look_set();
+    hir.properties().minimum_len() == Some(0)
+        && [
+            Look::WordAsciiNegate,
+            Look::WordUnicodeNegate,
+            Look::WordStartHalfAscii,
+            Look::WordEndHalfAscii,
+            Look::WordStartHalfUnicode,
+            Look::WordEndHalfUnicode,
+        ]
+        .into_iter()
+        .any(|look| looks.contains(look))
+}
+
+/// Whether `at` is strictly inside a character of `text`: after the first byte of a whole
+/// UTF-8 sequence, before its end. (A stray continuation byte is no character: the positions
+/// around it are real ones, as for the `regex` crate.)
+pub fn splits_char(text: &[u8], at: usize) -> bool {
+    if text.get(at).is_none_or(|&b| b & 0xC0 != 0x80) {
+        return false;
+    }
+    for back in 1..=3.min(at) {
+        let lead = text[at - back];
+        if lead & 0xC0 == 0x80 {
+            continue;
+        }
+        let len = match lead {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return false,
+        };
+        // The sequence's bytes all there (a surrogate of the units view, ED A0–BF xx,
+        // counts as the character it stands for).
+        return len > back
+            && text.get(at - back + 1..at - back + len).is_some_and(|rest| rest.iter().all(|&b| b & 0xC0 == 0x80));
+    }
+    false
+}
+
+/// Whether `re` matches `text` with no empty match inside a character counted.
+fn is_match_in_chars(re: &KeptRegex, text: &[u8]) -> bool {
+    let mut from = 0;
+    while from <= text.len() {
+        match re.search(&Input::new(text).range(from..)) {
+            Some(m) if m.is_empty() && splits_char(text, m.start()) => from = m.start() + 1,
+            found => return found.is_some(),
+        }
+    }
+    false
 }
 
 /// One member alone; the error is already in words (`BuildError` is large to pass around).
-fn single(source: &str) -> Result<KeptRegex, String> {
+/// With `utf8_empty`, no empty match inside a character (an ASCII `\B` between the two
+/// bytes of é); without, an empty match anywhere, as the `regex` crate's bytes API has it,
+/// so that a Buffer that is not UTF-8 (`scanLines`) matches where `test` says it does.
+fn single_with(source: &str, utf8_empty: bool) -> Result<KeptRegex, String> {
     let config = Regex::config()
         .match_kind(MatchKind::LeftmostFirst)
-        // No empty match inside a character (an ASCII `\B` between two bytes of é).
-        .utf8_empty(true)
+        .utf8_empty(utf8_empty)
         .nfa_size_limit(Some(PATTERN_SIZE))
         .onepass_size_limit(Some(PATTERN_SIZE))
         .hybrid_cache_capacity(SINGLE_CACHE);
     let re = Regex::builder().configure(config).syntax(syntax_config()).build(source).map_err(|e| message(&e))?;
     Ok(KeptRegex::new(re, SINGLE_CACHE))
+}
+
+/// A look-around branch's body or look-behind check: only ever run on JavaScript strings.
+fn single(source: &str) -> Result<KeptRegex, String> {
+    single_with(source, true)
 }
 
 impl RegexGroup {
@@ -325,10 +400,11 @@ impl RegexGroup {
         // at most `SET_SIZE` of compiling, not after all of it.
         let mut singles = Vec::new();
         let mut looks = Vec::new();
+        let splits: Vec<bool> = members.iter().map(|m| may_split(&m.source)).collect();
         let mut total = 0usize;
         for Member { source, index, spans } in &members {
             let at_fault = |message| CompileError { pattern: Some(*index), message };
-            let re = single(source).map_err(at_fault)?;
+            let re = single_with(source, false).map_err(at_fault)?;
             let look = spans.as_ref().map(LookSpans::new).transpose().map_err(at_fault)?;
             total += re.regex().memory_usage() + look.as_ref().map_or(0, |l| l.memory_usage());
             looks.push(look);
@@ -342,7 +418,7 @@ impl RegexGroup {
         }
         let patterns = members.iter().map(|m| m.index).collect();
         if members.len() == 1 && keep.is_none() {
-            return Ok(Some(Self { set: None, any: None, patterns, singles, looks }));
+            return Ok(Some(Self { set: None, any: None, patterns, singles, looks, splits }));
         }
         // Parsed once, for the set, its `Any` and `keep`.
         let hirs = parse(&members.iter().map(|m| m.source.as_str()).collect::<Vec<_>>())?;
@@ -350,7 +426,7 @@ impl RegexGroup {
             keep.extend(hirs.iter().cloned());
         }
         if members.len() == 1 {
-            return Ok(Some(Self { set: None, any: None, patterns, singles, looks }));
+            return Ok(Some(Self { set: None, any: None, patterns, singles, looks, splits }));
         }
         let set = Regex::builder()
             .configure(set_config())
@@ -358,7 +434,7 @@ impl RegexGroup {
             .map(|set| KeptRegex::new(set, DFA_CACHE))
             .map_err(|e| CompileError { pattern: None, message: message(&e) })?;
         let any = Any::from_hirs(hirs)?;
-        Ok(Some(Self { set: Some(set), any: Some(any), patterns, singles, looks }))
+        Ok(Some(Self { set: Some(set), any: Some(any), patterns, singles, looks, splits }))
     }
 
     /// Heap bytes held by the compiled automata, plus one thread's lazy DFA caches: each
@@ -372,11 +448,28 @@ impl RegexGroup {
         set + any + singles
     }
 
-    /// Whether any member matches. Cost: one pass, stopping at the first match.
+    /// Whether any member matches. Cost: one pass, stopping at the first match; with a
+    /// member that may match inside a character (`splits`), a yes is then confirmed member
+    /// by member.
     pub fn is_match(&self, text: &[u8]) -> bool {
-        match &self.any {
+        let any = match &self.any {
             Some(any) => any.is_match(text),
             None => self.singles[0].is_match(&Input::new(text)),
+        };
+        any && (!self.may_split() || (0..self.singles.len()).any(|i| self.member_matches(i, text)))
+    }
+
+    /// Whether some member may match the empty string inside a character: the joined
+    /// automata (this group's and `Matcher`'s quick one) then only propose.
+    pub fn may_split(&self) -> bool {
+        self.splits.iter().any(|&s| s)
+    }
+
+    /// Whether member `i` alone matches.
+    fn member_matches(&self, i: usize, text: &[u8]) -> bool {
+        match self.splits[i] {
+            true => is_match_in_chars(&self.singles[i], text),
+            false => self.singles[i].is_match(&Input::new(text)),
         }
     }
 
@@ -385,9 +478,18 @@ impl RegexGroup {
     fn matching(&self, text: &[u8]) -> PatternSet {
         let mut hits = PatternSet::new(self.patterns.len());
         match &self.set {
-            Some(set) if self.is_match(text) => set.which_overlapping_matches(&Input::new(text), &mut hits),
+            Some(set) if self.is_match(text) => {
+                set.which_overlapping_matches(&Input::new(text), &mut hits);
+                if self.may_split() {
+                    let proposed: Vec<_> = hits.iter().collect();
+                    hits.clear();
+                    for id in proposed.into_iter().filter(|id| self.member_matches(id.as_usize(), text)) {
+                        hits.insert(id);
+                    }
+                }
+            }
             Some(_) => {}
-            None if self.singles[0].is_match(&Input::new(text)) => {
+            None if self.member_matches(0, text) => {
                 hits.insert(regex_automata::PatternID::ZERO);
             }
             None => {}
@@ -410,10 +512,10 @@ impl RegexGroup {
         }
         self.patterns
             .iter()
-            .zip(&self.singles)
-            .take_while(|(&p, _)| p < below)
-            .find(|(_, re)| re.is_match(&Input::new(text)))
-            .map(|(&p, _)| p)
+            .enumerate()
+            .take_while(|(_, &p)| p < below)
+            .find(|&(i, _)| self.member_matches(i, text))
+            .map(|(_, &p)| p)
     }
 
     /// Non-overlapping matches of every member that matches, as (pattern, start, end), into
@@ -429,6 +531,11 @@ impl RegexGroup {
             }
             let mut within = true;
             self.singles[id.as_usize()].each_match(text, |m| {
+                // An empty match inside a character is none (for a string: an ASCII `\B`
+                // between the two bytes of é); the search goes on a byte later.
+                if m.is_empty() && splits_char(text, m.start()) {
+                    return true;
+                }
                 within = out.len() < limit;
                 if within {
                     out.push((pattern, m.start(), m.end()));
@@ -446,6 +553,17 @@ impl RegexGroup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_positions_inside_a_valid_character_split_it() {
+        let text = "aé€😀".as_bytes();
+        let inside: Vec<usize> = (0..=text.len()).filter(|&at| splits_char(text, at)).collect();
+        assert_eq!(inside, [2, 4, 5, 7, 8, 9]);
+        // Stray and truncated sequences are no characters.
+        assert!(!splits_char(b"\xa9", 0) && !splits_char(b"a\xa9\xa9", 2) && !splits_char(b"\xe2\x82", 1));
+        // The units view's surrogates are characters.
+        assert!(splits_char(b"\xed\xa0\xbd", 1) && splits_char(b"\xed\xa0\xbd", 2));
+    }
 
     fn group(sources: &[&str]) -> Result<Option<RegexGroup>, CompileError> {
         RegexGroup::new(

@@ -246,6 +246,19 @@ impl Union {
     /// cannot be built.
     pub fn find(&self, text: &[u8], limit: usize) -> Result<Vec<(u32, usize, usize)>, Option<String>> {
         if !units::has_astral(text) {
+            // Substring literals alone: Aho–Corasick's own leftmost-first iteration is the
+            // union's answer (none is empty), one pass without a search started per match.
+            if let [Searcher::Literals(ac, ids)] = self.plain.searchers.as_slice() {
+                let mut found = Vec::new();
+                for m in ac.find_iter(text) {
+                    if found.len() >= limit {
+                        return Err(None);
+                    }
+                    found.push((ids[m.pattern().as_usize()], m.start(), m.end()));
+                }
+                to_code_units(text, &mut found);
+                return Ok(found);
+            }
             let mut found = walk(&mut [Side::new(&self.plain, text, None)], text, &self.by_code_point, limit)?;
             to_code_units(text, &mut found);
             return Ok(found);
@@ -470,12 +483,26 @@ fn advance(view: &[u8], at: usize, code_point: bool) -> usize {
     (at + len).min(view.len() + 1).max(at + 1)
 }
 
-/// Byte offsets of a UTF-8 or units view to UTF-16 code units, in place.
+/// Byte offsets of a UTF-8 or units view to UTF-16 code units, in place, in one pass: the
+/// matches are in order and do not overlap, so their offsets never go back.
 fn to_code_units(view: &[u8], found: &mut [(u32, usize, usize)]) {
-    let mut offsets: Vec<usize> = found.iter().flat_map(|&(_, s, e)| [s, e]).collect();
-    super::offsets::view_to_utf16(view, &mut offsets);
-    for (m, se) in found.iter_mut().zip(offsets.chunks(2)) {
-        (m.1, m.2) = (se[0], se[1]);
+    if view.is_ascii() {
+        return;
+    }
+    let (mut byte, mut unit) = (0usize, 0usize);
+    let mut units_at = |target: usize| {
+        while byte < target.min(view.len()) {
+            let b = view[byte];
+            if b & 0xC0 != 0x80 {
+                unit += if b >= 0xF0 { 2 } else { 1 };
+            }
+            byte += 1;
+        }
+        unit
+    };
+    for m in found.iter_mut() {
+        m.1 = units_at(m.1);
+        m.2 = units_at(m.2);
     }
 }
 

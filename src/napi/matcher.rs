@@ -354,54 +354,64 @@ thread_local! {
 
 /// Registers `matcher`; its handle.
 fn register(matcher: Arc<Matcher>) -> Result<u64> {
-    REGISTRY.with(|r| {
-        let mut r = r.try_borrow_mut().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
-        let slot = match r.free.pop() {
-            Some(slot) => slot,
-            None if r.slots.len() < 1 << SLOT_BITS => {
-                r.slots.push((0, None));
-                r.slots.len() - 1
-            }
-            None => {
-                return Err(Error::out_of_range(format!(
-                    "Too many live matchers on this thread: at most {}; dispose of some",
-                    1u64 << SLOT_BITS
-                )))
-            }
-        };
-        r.slots[slot].1 = Some(matcher);
-        Ok(r.slots[slot].0 << SLOT_BITS | slot as u64)
-    })
+    let gone = || Error::new(ErrorKind::Internal, "the matcher registry is gone (the thread is ending)");
+    REGISTRY
+        .try_with(|r| {
+            let mut r =
+                r.try_borrow_mut().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
+            let slot = match r.free.pop() {
+                Some(slot) => slot,
+                None if r.slots.len() < 1 << SLOT_BITS => {
+                    r.slots.push((0, None));
+                    r.slots.len() - 1
+                }
+                None => {
+                    return Err(Error::out_of_range(format!(
+                        "Too many live matchers on this thread: at most {}; dispose of some",
+                        1u64 << SLOT_BITS
+                    )))
+                }
+            };
+            r.slots[slot].1 = Some(matcher);
+            Ok(r.slots[slot].0 << SLOT_BITS | slot as u64)
+        })
+        .unwrap_or_else(|_| Err(gone()))
 }
 
 /// `f` with the matcher `handle` names, or `ERR_QR_NATIVE_DISPOSED` when it names none. The
 /// registry is borrowed meanwhile: `f` must not make or dispose of a matcher (no JavaScript
 /// runs in it).
 fn with_handle<R>(handle: u64, f: impl FnOnce(&Arc<Matcher>) -> Result<R>) -> Result<R> {
-    REGISTRY.with(|r| {
-        let r = r.try_borrow().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
-        match r.slots.get((handle & ((1 << SLOT_BITS) - 1)) as usize) {
-            Some((generation, Some(matcher))) if *generation == handle >> SLOT_BITS => f(matcher),
-            _ => Err(disposed()),
-        }
-    })
+    REGISTRY
+        .try_with(|r| {
+            let r = r.try_borrow().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
+            match r.slots.get((handle & ((1 << SLOT_BITS) - 1)) as usize) {
+                Some((generation, Some(matcher))) if *generation == handle >> SLOT_BITS => f(matcher),
+                _ => Err(disposed()),
+            }
+        })
+        .unwrap_or_else(|_| Err(disposed()))
 }
 
 /// Takes the matcher `handle` names out of the registry (none if it names none); the slot
 /// is reused under the next generation.
 fn unregister(handle: u64) -> Option<Arc<Matcher>> {
-    REGISTRY.with(|r| {
-        let mut r = r.try_borrow_mut().ok()?;
-        let slot = (handle & ((1 << SLOT_BITS) - 1)) as usize;
-        let entry = r.slots.get_mut(slot)?;
-        if entry.0 != handle >> SLOT_BITS || entry.1.is_none() {
-            return None;
-        }
-        entry.0 = (entry.0 + 1) % MAX_GENERATION;
-        let taken = entry.1.take();
-        r.free.push(slot);
-        taken
-    })
+    // (At a thread's end, its registry may be gone before its finalizers run: it freed all.)
+    REGISTRY
+        .try_with(|r| {
+            let mut r = r.try_borrow_mut().ok()?;
+            let slot = (handle & ((1 << SLOT_BITS) - 1)) as usize;
+            let entry = r.slots.get_mut(slot)?;
+            if entry.0 != handle >> SLOT_BITS || entry.1.is_none() {
+                return None;
+            }
+            entry.0 = (entry.0 + 1) % MAX_GENERATION;
+            let taken = entry.1.take();
+            r.free.push(slot);
+            taken
+        })
+        .ok()
+        .flatten()
 }
 
 fn disposed() -> Error {
