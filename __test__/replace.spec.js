@@ -158,19 +158,22 @@ describe('replace against V8 on random sets', () => {
 })
 
 describe('replace on real lists and texts', () => {
-  test('1500 crawler patterns on 3000 real user agents: the same string as V8\'s union replace', () => {
+  test('1500 crawler patterns on 3000 real user agents (600 off x64): the same string as V8\'s union replace', () => {
     const patterns = crawlers.map((c) => c.pattern)
     const m = new Matcher(patterns)
     const union = new RegExp(patterns.map((p) => `(?:${p})`).join('|'), 'g')
     const agents = crawlers.flatMap((c) => c.instances || []).slice(0, 1500)
-    for (let i = 0; agents.length < 3000; i++) agents.push(new UserAgent().toString())
+    // (Elsewhere than x64, in CI under qemu: 600 of them.)
+    const count = process.arch === 'x64' ? 3000 : 600
+    agents.length = Math.min(agents.length, count / 2)
+    for (let i = 0; agents.length < count; i++) agents.push(new UserAgent().toString())
     let changed = 0
     for (const ua of agents) {
       const ours = m.replace(ua, '[$&]')
       assert.equal(ours, ua.replace(union, '[$&]'), ua)
       if (ours !== ua) changed++
     }
-    assert.ok(changed > 1000, `${changed} changed`)
+    assert.ok(changed > count / 3, `${changed} changed`)
   })
 })
 

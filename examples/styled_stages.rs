@@ -25,7 +25,7 @@ fn main() {
         let m = encode(&QrInput::Text(text), &EncodeOptions { level, ..Default::default() }).unwrap();
         let b = Instant::now();
         let logo = st.logo.as_ref().map(|spec| {
-            let image = style::logo::decode(&spec.file).unwrap();
+            let image = style::logo::decode_cached(&spec.file).unwrap();
             let placement = style::logo::place(spec, m.version, m.level, m.size, &image).unwrap();
             scene::LogoInput { image, placement, qr_code_styling: None }
         });

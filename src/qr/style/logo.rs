@@ -101,6 +101,61 @@ pub fn decode_for_embedding(file: &[u8]) -> Result<LogoImage> {
     Ok(image)
 }
 
+/// Logos decoded lately, most recent first: the file, what decoding it cost to hold, and
+/// the image (`decode_for_embedding`'s, which serves every format).
+struct Decoded {
+    file: Box<[u8]>,
+    bytes: usize,
+    image: std::sync::Arc<LogoImage>,
+}
+
+/// Most logos `decode_cached` keeps.
+pub const LOGO_CACHE_ENTRIES: usize = 8;
+/// Most bytes the kept logos hold together (files, pixels, embeddable copies; an SVG's tree
+/// counted as 8 bytes a byte of its file); a logo that alone would hold more than a quarter
+/// of it is decoded every time.
+pub const LOGO_CACHE_BYTES: usize = 32 << 20;
+
+static DECODED: std::sync::Mutex<Vec<Decoded>> = std::sync::Mutex::new(Vec::new());
+
+/// `decode_for_embedding`, from the logos decoded lately when `file` is one of them, byte
+/// for byte: a server that puts its one logo on every code decodes it once. Failures are not
+/// kept. Cost on a hit: comparing the file with the kept ones of its length.
+pub fn decode_cached(file: &[u8]) -> Result<std::sync::Arc<LogoImage>> {
+    // (A poisoned lock only means a panic elsewhere: the list itself is always whole.)
+    let kept = |list: &mut Vec<Decoded>| {
+        let at = list.iter().position(|d| d.file.len() == file.len() && *d.file == *file)?;
+        let hit = list.remove(at);
+        let image = hit.image.clone();
+        list.insert(0, hit);
+        Some(image)
+    };
+    if let Some(image) = kept(&mut DECODED.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(image);
+    }
+    let image = std::sync::Arc::new(decode_for_embedding(file)?);
+    let held = |i: &LogoImage| {
+        i.rgba.len()
+            + i.original.as_ref().map_or(0, |(_, f)| f.len())
+            + if i.vector.is_some() { 8 * file.len() } else { 0 }
+    };
+    let bytes = file.len() + held(&image);
+    if bytes <= LOGO_CACHE_BYTES / 4 {
+        let mut list = DECODED.lock().unwrap_or_else(|e| e.into_inner());
+        if kept(&mut list).is_none() {
+            list.insert(0, Decoded { file: file.into(), bytes, image: image.clone() });
+            let mut total = 0;
+            let keep = list.iter().take(LOGO_CACHE_ENTRIES).take_while(|d| {
+                total += d.bytes;
+                total <= LOGO_CACHE_BYTES
+            });
+            let keep = keep.count();
+            list.truncate(keep);
+        }
+    }
+    Ok(image)
+}
+
 fn unreadable(detail: impl std::fmt::Display) -> Error {
     Error::invalid_value(format!("The argument 'options.style.logo.image' could not be read as an image: {detail}"))
 }
@@ -623,8 +678,27 @@ fn fits(version: u8, level: EcLevel, p: &Placement) -> bool {
     !on_finder && budget::fits(version, level, |r, c| p.covers(r, c) && !budget::is_function(version, r, c))
 }
 
-/// The largest size in thousandths, at most `cap`, whose box fits; `None` if none does.
+/// `largest_fitting_searched`, remembered for the last few questions: a server asks the
+/// same one (its logo, its version and level) on every call, and the search walks the
+/// symbol's codewords about ten times.
 fn largest_fitting(version: u8, level: EcLevel, count: usize, aspect: f64, cap: f64) -> Option<f64> {
+    type Key = (u8, EcLevel, usize, u64, u64);
+    static ANSWERED: std::sync::Mutex<Vec<(Key, Option<f64>)>> = std::sync::Mutex::new(Vec::new());
+    const KEPT: usize = 32;
+    let key = (version, level, count, aspect.to_bits(), cap.to_bits());
+    let lock = || ANSWERED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, answer)) = lock().iter().find(|(k, _)| *k == key) {
+        return answer;
+    }
+    let answer = largest_fitting_searched(version, level, count, aspect, cap);
+    let mut list = lock();
+    list.insert(0, (key, answer));
+    list.truncate(KEPT);
+    answer
+}
+
+/// The largest size in thousandths, at most `cap`, whose box fits; `None` if none does.
+fn largest_fitting_searched(version: u8, level: EcLevel, count: usize, aspect: f64, cap: f64) -> Option<f64> {
     let (mut lo, mut hi) = (0u32, (cap * 1000.0).floor() as u32);
     let at = |k: u32| Placement::new(count, aspect, k as f64 / 1000.0);
     if hi == 0 || !fits(version, level, &at(1)) {
@@ -650,9 +724,9 @@ fn largest_fitting(version: u8, level: EcLevel, count: usize, aspect: f64, cap: 
 /// naming the largest size that fits; without a size, the largest that fits, at most 0.3.
 pub fn place(spec: &LogoSpec, version: u8, level: EcLevel, count: usize, image: &LogoImage) -> Result<Placement> {
     let aspect = image.height as f64 / image.width as f64;
-    let best = largest_fitting(version, level, count, aspect, MAX_SIZE);
+    // The largest size that fits is searched for only when the message needs it.
     let too_large = |asked: String| {
-        let fit = match best {
+        let fit = match largest_fitting(version, level, count, aspect, MAX_SIZE) {
             Some(s) => format!("the largest size that fits is {s}"),
             None => "no logo fits: use errorCorrectionLevel 'H' or more data room".to_string(),
         };
@@ -766,6 +840,55 @@ mod tests {
 
     fn svg(body: &str) -> Vec<u8> {
         format!(r#"<svg {NS} viewBox="0 0 10 10">{body}</svg>"#).into_bytes()
+    }
+
+    #[test]
+    fn a_remembered_largest_size_is_the_one_searched_for_each_question() {
+        // More questions than are kept, asked twice over, interleaved: every answer is the
+        // search's own for its question, never a neighbour's.
+        let questions: Vec<_> =
+            (1..=40u8).flat_map(|v| [(v, EcLevel::H, 1.0), (v, EcLevel::Q, 0.5), (v, EcLevel::L, 2.0)]).collect();
+        for _ in 0..2 {
+            for &(version, level, aspect) in &questions {
+                let count = crate::qr::tables::symbol_size(version);
+                assert_eq!(
+                    largest_fitting(version, level, count, aspect, DEFAULT_MAX_SIZE),
+                    largest_fitting_searched(version, level, count, aspect, DEFAULT_MAX_SIZE),
+                    "v{version} {level:?} aspect {aspect}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_logo_sent_again_is_decoded_once_and_only_the_same_bytes_hit() {
+        // Files no other test uses: a colour of their own each.
+        let file = |fill: &str| svg(&format!(r##"<rect width="10" height="7" fill="#{fill}"/>"##));
+        let (a, b) = (file("a1b2c3"), file("a1b2c4"));
+        assert_eq!(a.len(), b.len());
+        let first = decode_cached(&a).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&first, &decode_cached(&a).unwrap()));
+        // The same length, another byte: decoded apart, not taken for it.
+        let other = decode_cached(&b).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&first, &other));
+        assert!(other.original.as_ref().is_some_and(|(_, f)| String::from_utf8_lossy(f).contains("a1b2c4")));
+        // Failures are not kept, and a bad file fails the same way again.
+        assert!(decode_cached(b"not an image").is_err() && decode_cached(b"not an image").is_err());
+        // What is kept stays within its budgets.
+        let list = DECODED.lock().unwrap_or_else(|e| e.into_inner());
+        assert!(list.len() <= LOGO_CACHE_ENTRIES);
+        assert!(list.iter().map(|d| d.bytes).sum::<usize>() <= LOGO_CACHE_BYTES);
+    }
+
+    #[test]
+    fn a_logo_too_large_to_keep_is_decoded_each_time() {
+        // 1500 × 1500 RGBA is 9 MB of pixels, past a quarter of the budget.
+        let mut png = Vec::new();
+        let img = image::RgbaImage::from_pixel(1500, 1500, image::Rgba([7, 8, 9, 255]));
+        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).unwrap();
+        let one = decode_cached(&png).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&one, &decode_cached(&png).unwrap()));
+        assert_eq!((one.width, one.height), (1500, 1500));
     }
 
     #[test]

@@ -62,11 +62,8 @@ pub fn draw_timed(
     let logo = match &style.logo {
         None => None,
         Some(spec) => {
-            let image = if format == ImageFormat::Svg {
-                logo::decode_for_embedding(&spec.file)?
-            } else {
-                logo::decode(&spec.file)?
-            };
+            // The same logo again (a server's own) is decoded once: `logo::decode_cached`.
+            let image = logo::decode_cached(&spec.file)?;
             match spec.qr_code_styling {
                 Some((image_size, round)) => {
                     let q = logo::place_qr_code_styling(image_size, spec.margin, matrix.level, &layout, &image, round);

@@ -14,7 +14,7 @@ pub struct Layer<'a> {
 
 /// A logo where it is drawn, in image pixels (its aspect kept).
 pub struct SceneLogo {
-    pub image: LogoImage,
+    pub image: std::sync::Arc<LogoImage>,
     pub x: f64,
     pub y: f64,
     pub w: f64,
@@ -34,7 +34,7 @@ pub struct Scene<'a> {
 
 /// A logo to lay out: its pixels and the box the budget allowed.
 pub struct LogoInput {
-    pub image: LogoImage,
+    pub image: std::sync::Arc<LogoImage>,
     pub placement: Placement,
     /// qr-code-styling's rule: the image at this rect (x, y, w, h px), every module under the
     /// box hidden, function modules too, and none drawn again over the logo.
