@@ -303,6 +303,9 @@ export declare function __compatEncode(payload: string | Array<{ mode: string; d
  */
 export declare function __compatRender(payload: string | Array<{ mode: string; data: string | Uint8Array }>, options: object): Promise<Buffer | string>
 
+/** Decodes an image once and says how long each stage took (internal, for the bench). */
+export declare function __decodeStagesSync(image: ImageInput, options?: DecodeOptions): DecodeStages
+
 /**
  * The modules `__stylingRender` encodes for one segment, as qrcode-generator makes them
  * (internal: the drop-in's test reads them next to qr-code-styling's own).
@@ -377,6 +380,23 @@ export interface DecodeOptions {
    * `AbortError`.
    */
   signal?: AbortSignal
+}
+
+/**
+ * Where one `decodeSync` spends its time, in nanoseconds a stage (internal: the bench's
+ * per-stage table).
+ */
+export interface DecodeStages {
+  /** The file's pixels made grey (PNG, JPEG, … decoded), or the pixels given. */
+  grey: number
+  /** The binarized views, and the image turned when nothing read upright. */
+  binarize: number
+  /** Finder patterns found, grouped and their grids sampled. */
+  find: number
+  /** The grids read: error correction, segments, format. */
+  decode: number
+  /** Codes read. */
+  codes: number
 }
 
 /** `decode` on the calling thread: blocks the event loop for the whole decode. */

@@ -837,6 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.__compatEncode = nativeBinding.__compatEncode
 module.exports.__compatRender = nativeBinding.__compatRender
+module.exports.__decodeStagesSync = nativeBinding.__decodeStagesSync
 module.exports.__generatorMatrix = nativeBinding.__generatorMatrix
 module.exports.__styledStagesSync = nativeBinding.__styledStagesSync
 module.exports.__styledUncheckedSync = nativeBinding.__styledUncheckedSync

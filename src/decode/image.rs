@@ -124,11 +124,13 @@ pub fn png_reader(bytes: &[u8], max_pixels: u64) -> Result<png::Reader<Cursor<&[
 fn read_png(bytes: &[u8], max_pixels: u64) -> Result<Grey> {
     let mut reader = png_reader(bytes, max_pixels)?;
     let info = reader.info();
-    let (width, height, color_type) = (info.width, info.height, info.color_type);
+    let (width, height) = (info.width, info.height);
     // The plain case read faster (`png_rows`); the rest, and anything irregular, by the
     // `png` crate.
-    let (buf, width, height, color_type) = match super::png_rows::read(bytes, info) {
-        Some(buf) => (buf, width, height, color_type),
+    let grey = super::png_rows::sample_grey(info, |r, g, b, a| over_white(luma(r, g, b), a as u32));
+    let fast = super::png_rows::read(bytes, info, &grey);
+    let (buf, width, height, color_type) = match fast {
+        Some((buf, color_type)) => (buf, width, height, color_type),
         None => {
             let size = reader.output_buffer_size().ok_or_else(|| malformed(ImageFormat::Png, "its size overflows"))?;
             let mut buf = vec![0u8; size];

@@ -98,6 +98,18 @@ enum Step {
     Detector,
 }
 
+/// Where one decode spent its time, in nanoseconds (the bench's per-stage table).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stages {
+    /// Making the binarized views (the inverse included), and turning the image when nothing
+    /// read upright.
+    pub binarize: f64,
+    /// Looking for finder patterns, grouping them and sampling the grids.
+    pub find: f64,
+    /// Reading the sampled grids: error correction, segments, format.
+    pub decode: f64,
+}
+
 /// Every code in `grey`, in reading order (top to bottom, then left to right); empty if none.
 pub fn decode(grey: &Grey, options: &DecodeOptions) -> Vec<Found> {
     decode_until(grey, options, &|| false).unwrap_or_default()
@@ -136,30 +148,51 @@ pub struct Stopped;
 /// each read turned; `qrcode-2/12.webp`, artwork over the modules, reads only at 270°). It
 /// costs only images where the first search found nothing.
 pub fn decode_until(grey: &Grey, options: &DecodeOptions, stop: &dyn Fn() -> bool) -> Result<Vec<Found>, Stopped> {
+    decode_timed(grey, options, stop, &mut Stages::default())
+}
+
+/// `decode_until`, adding the time each stage took to `stages`.
+pub fn decode_timed(
+    grey: &Grey,
+    options: &DecodeOptions,
+    stop: &dyn Fn() -> bool,
+    stages: &mut Stages,
+) -> Result<Vec<Found>, Stopped> {
     let all = [Step::SkipRows, Step::EveryRow, Step::Detector];
-    let found = search(grey, options, &all, stop)?;
+    let found = search(grey, options, &all, stop, stages)?;
     if !found.is_empty() {
         return Ok(found);
     }
-    read_turned(grey, options, stop)
+    read_turned(grey, options, stop, stages)
 }
 
 /// The search of `decode_until` on `grey` turned: one quarter turn in the fast mode; with
 /// `tryHarder`, each of the three in turn until one reads. Corners come back in `grey`'s pixels.
-fn read_turned(grey: &Grey, options: &DecodeOptions, stop: &dyn Fn() -> bool) -> Result<Vec<Found>, Stopped> {
+fn read_turned(
+    grey: &Grey,
+    options: &DecodeOptions,
+    stop: &dyn Fn() -> bool,
+    stages: &mut Stages,
+) -> Result<Vec<Found>, Stopped> {
     let (turns, steps): (usize, &[Step]) =
         if options.try_harder { (3, &[Step::EveryRow, Step::Detector]) } else { (1, &[Step::SkipRows]) };
     let options = DecodeOptions { pure: false, ..*options };
     let mut heights = vec![grey.height];
-    let mut turned = turn(grey);
+    let timed_turn = |grey: &Grey, stages: &mut Stages| {
+        let at = std::time::Instant::now();
+        let turned = turn(grey);
+        stages.binarize += at.elapsed().as_nanos() as f64;
+        turned
+    };
+    let mut turned = timed_turn(grey, stages);
     let mut found = Vec::new();
     for k in 1..=turns {
-        found = search(&turned, &options, steps, stop)?;
+        found = search(&turned, &options, steps, stop, stages)?;
         if !found.is_empty() || k == turns {
             break;
         }
         heights.push(turned.height);
-        turned = turn(&turned);
+        turned = timed_turn(&turned, stages);
     }
     for code in &mut found {
         for p in &mut code.corners {
@@ -195,6 +228,7 @@ fn search(
     options: &DecodeOptions,
     steps: &[Step],
     stop: &dyn Fn() -> bool,
+    stages: &mut Stages,
 ) -> Result<Vec<Found>, Stopped> {
     let polarities: &[bool] = match options.inverted {
         Some(false) => &[false],
@@ -207,7 +241,7 @@ fn search(
     let order: Vec<(Binarize, bool)> =
         polarities.iter().flat_map(|&inverted| [Binarize::Global, Binarize::Hybrid].map(|b| (b, inverted))).collect();
     let pure: &[Step] = if options.pure { &[Step::Pure] } else { &[] };
-    let mut views = Views { grey, bits: Default::default() };
+    let mut views = Views { grey, bits: Default::default(), stages };
     let mut found: Vec<Found> = Vec::new();
     if options.try_harder {
         for &(binarize, inverted) in &order {
@@ -245,21 +279,27 @@ fn search(
 struct Views<'a> {
     grey: &'a Grey,
     bits: [[Option<Option<BitMatrix>>; 2]; 2],
+    stages: &'a mut Stages,
 }
 
 impl Views<'_> {
     fn get(&mut self, binarize: Binarize, inverted: bool) -> Option<&BitMatrix> {
         let (b, i) = (binarize as usize, inverted as usize);
         if self.bits[b][i].is_none() {
+            if inverted {
+                // The inverse is the same bits flipped: the upright view first, on its own clock.
+                self.get(binarize, false);
+            }
+            let at = std::time::Instant::now();
             let made = if inverted {
-                // The inverse is the same bits flipped.
-                self.get(binarize, false).cloned().map(|mut m| {
+                self.bits[b][0].clone().flatten().map(|mut m| {
                     m.flip_self();
                     m
                 })
             } else {
                 binarized(self.grey, binarize)
             };
+            self.stages.binarize += at.elapsed().as_nanos() as f64;
             self.bits[b][i] = Some(made);
         }
         self.bits[b][i].as_ref().and_then(Option::as_ref)
@@ -277,19 +317,24 @@ impl Views<'_> {
         if stop() {
             return Err(Stopped);
         }
+        let (at, binarized_before, mut decoding) = (std::time::Instant::now(), self.stages.binarize, 0.0);
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let Some(bits) = self.get(binarize, inverted) else { return Vec::new() };
             match step {
                 Step::Pure => detector::DetectPureQR(bits)
                     .ok()
-                    .and_then(|d| read_symbol(d.getBits(), d.getPoints()))
+                    .and_then(|d| read_symbol_timed(d.getBits(), d.getPoints(), &mut decoding))
                     .into_iter()
                     .collect(),
-                Step::SkipRows => read_finders(bits, false),
-                Step::EveryRow => read_finders(bits, true),
-                Step::Detector => read_detector(bits).into_iter().collect(),
+                Step::SkipRows => read_finders(bits, false, &mut decoding),
+                Step::EveryRow => read_finders(bits, true, &mut decoding),
+                Step::Detector => read_detector(bits, &mut decoding).into_iter().collect(),
             }
         }));
+        // What is neither binarizing nor reading a grid is the search (sampling included).
+        let binarizing = self.stages.binarize - binarized_before;
+        self.stages.decode += decoding;
+        self.stages.find += (at.elapsed().as_nanos() as f64 - binarizing - decoding).max(0.0);
         Ok(read.unwrap_or_default())
     }
 }
@@ -306,17 +351,17 @@ fn binarized(grey: &Grey, binarize: Binarize) -> Option<BitMatrix> {
 
 /// ZXing's own detector: it finds finder patterns by another route and reads some noisy
 /// images the zxing-cpp search misses (measured: `bench/decode-engines`); one code at most.
-fn read_detector(bits: &BitMatrix) -> Option<Found> {
+fn read_detector(bits: &BitMatrix, decoding: &mut f64) -> Option<Found> {
     let hints = rxing::DecodeHints { TryHarder: Some(true), ..Default::default() };
     let d = rxing::qrcode::detector::Detector::new(bits).detect_with_hints(&hints).ok()?;
     let corners = zxing_corners(d.getPoints(), d.getBits().getWidth())?;
-    read_symbol(d.getBits(), &corners)
+    read_symbol_timed(d.getBits(), &corners, decoding)
 }
 
 /// zxing-cpp's route: every finder pattern (on every row when `every_row`, else on rows a few
 /// modules apart), grouped in threes, each group sampled and decoded; a pattern used by one
 /// code is not tried in another.
-fn read_finders(bits: &BitMatrix, every_row: bool) -> Vec<Found> {
+fn read_finders(bits: &BitMatrix, every_row: bool, decoding: &mut f64) -> Vec<Found> {
     let mut patterns = detector::FindFinderPatterns(bits, every_row, 0);
     let mut found = Vec::new();
     let mut used = Vec::new();
@@ -324,7 +369,8 @@ fn read_finders(bits: &BitMatrix, every_row: bool) -> Vec<Found> {
         if used.contains(&set.bl) || used.contains(&set.tl) || used.contains(&set.tr) {
             continue;
         }
-        let Some(code) = detector::SampleQR(bits, &set).ok().and_then(|d| read_symbol(d.getBits(), d.getPoints()))
+        let Some(code) =
+            detector::SampleQR(bits, &set).ok().and_then(|d| read_symbol_timed(d.getBits(), d.getPoints(), decoding))
         else {
             continue;
         };
@@ -354,6 +400,14 @@ fn zxing_corners(points: &[RxPoint], dimension: u32) -> Option<[RxPoint; 4]> {
     let d = dimension as f32;
     let at = |x: f32, y: f32| t.transform_point(RxPoint::new(x, y));
     Some([at(0.0, 0.0), at(d, 0.0), at(0.0, d), at(d, d)])
+}
+
+/// `read_symbol`, adding the nanoseconds it took to `decoding`.
+fn read_symbol_timed(grid: &BitMatrix, points: &[RxPoint], decoding: &mut f64) -> Option<Found> {
+    let at = std::time::Instant::now();
+    let found = read_symbol(grid, points);
+    *decoding += at.elapsed().as_nanos() as f64;
+    found
 }
 
 /// Decodes one sampled symbol whose grid's corners are `points` ([tl, tr, bl, br] of the

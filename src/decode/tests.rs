@@ -291,7 +291,8 @@ fn codes_read_turned_have_the_corners_read_upright() {
     assert_eq!(upright.len(), 1);
     for try_harder in [false, true] {
         let turned =
-            read_turned(&grey, &DecodeOptions { try_harder, ..Default::default() }, &|| false).expect("not stopped");
+            read_turned(&grey, &DecodeOptions { try_harder, ..Default::default() }, &|| false, &mut Stages::default())
+                .expect("not stopped");
         assert_eq!(turned.len(), 1, "try_harder {try_harder}");
         assert_eq!((turned[0].bytes.as_slice(), turned[0].version), (&b"turned"[..], m.version));
         let want = upright[0].corners.map(|p| (p.x, p.y));
@@ -449,4 +450,136 @@ fn decode_until_stops_between_steps() {
     let (_, grey) = draw("stop", EncodeOptions::default(), 3);
     assert_eq!(decode_until(&grey, &DecodeOptions::default(), &|| false).expect("not stopped")[0].bytes, b"stop");
     assert_eq!(decode_until(&grey, &DecodeOptions::default(), &|| true).err(), Some(Stopped));
+}
+
+#[test]
+fn stages_say_where_a_decode_spent_its_time() {
+    use super::{decode_timed, Stages};
+    // A code: every stage took time, and the stages together are not more than the call.
+    let (_, grey) = draw("where does the time go", EncodeOptions::default(), 4);
+    let mut stages = Stages::default();
+    let at = std::time::Instant::now();
+    let found = decode_timed(&grey, &DecodeOptions::default(), &|| false, &mut stages).expect("not stopped");
+    let whole = at.elapsed().as_nanos() as f64;
+    assert_eq!(found[0].bytes, b"where does the time go");
+    assert!(stages.binarize > 0.0 && stages.find > 0.0 && stages.decode > 0.0, "{stages:?}");
+    assert!(stages.binarize + stages.find + stages.decode <= whole, "{stages:?} in {whole} ns");
+    // Nothing to read: no grid is decoded, and the turned image's binarizing is counted.
+    let blank = Grey { width: 300, height: 200, pixels: vec![255; 300 * 200] };
+    let mut upright = Stages::default();
+    super::search(&blank, &DecodeOptions::default(), &[Step::SkipRows], &|| false, &mut upright).unwrap();
+    let mut stages = Stages::default();
+    assert!(decode_timed(&blank, &DecodeOptions::default(), &|| false, &mut stages).unwrap().is_empty());
+    assert_eq!(stages.decode, 0.0, "{stages:?}");
+    assert!(stages.binarize > upright.binarize, "{stages:?} against {upright:?} upright");
+}
+
+/// Palette images of every depth (with and without `tRNS`, a palette shorter than the depth
+/// allows, an index past the palette) and grey of 1, 2 and 4 bits, with odd widths so rows
+/// end in padding bits, every filter: the same grey as the `png` crate's RGB(A) or grey
+/// expansion through the same formulas, or the `png` crate's own answer where ours is none.
+#[test]
+fn packed_pngs_read_to_the_png_crates_pixels() {
+    use png::{BitDepth as D, ColorType as C};
+    let noise = |seed: u32, n: usize| -> Vec<u8> {
+        let mut s = seed | 1;
+        (0..n)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                (s >> 8) as u8
+            })
+            .collect()
+    };
+    let theirs = |file: &[u8]| -> Vec<u8> {
+        let mut d = png::Decoder::new(std::io::Cursor::new(file));
+        d.set_transformations(png::Transformations::EXPAND);
+        let mut r = d.read_info().expect("a PNG");
+        let mut buf = vec![0; r.output_buffer_size().expect("sized")];
+        let out = r.next_frame(&mut buf).expect("a frame");
+        buf.truncate(out.buffer_size());
+        let luma = |p: &[u8]| (54 * p[0] as u32 + 183 * p[1] as u32 + 19 * p[2] as u32 + 128) >> 8;
+        let over = |y: u32, a: u32| ((y * a + 255 * (255 - a) + 127) / 255) as u8;
+        match out.color_type {
+            C::Grayscale => buf,
+            C::Rgb => buf.chunks_exact(3).map(|p| luma(p) as u8).collect(),
+            C::Rgba => buf.chunks_exact(4).map(|p| over(luma(p), p[3] as u32)).collect(),
+            other => panic!("{other:?}"),
+        }
+    };
+    let mut cases = 0;
+    for (color, depth, bits) in [
+        (C::Indexed, D::One, 1),
+        (C::Indexed, D::Two, 2),
+        (C::Indexed, D::Four, 4),
+        (C::Indexed, D::Eight, 8),
+        (C::Grayscale, D::One, 1),
+        (C::Grayscale, D::Two, 2),
+        (C::Grayscale, D::Four, 4),
+    ] {
+        for (width, height) in [(1u32, 1u32), (7, 3), (13, 9), (64, 5)] {
+            for filter in
+                [png::Filter::NoFilter, png::Filter::Sub, png::Filter::Up, png::Filter::Avg, png::Filter::Paeth]
+            {
+                for (entries, trns) in [(1usize << bits, 0usize), ((1 << bits) / 2 + 1, 3), (256, 300)] {
+                    let entries = entries.min(256);
+                    let seed = (width * 31 + height) ^ (bits * 977) as u32 ^ (entries as u32) << 12;
+                    let stride = (width as usize * bits).div_ceil(8);
+                    let mut data = noise(seed, stride * height as usize);
+                    if color == C::Indexed && entries < 1 << bits && seed.is_multiple_of(2) {
+                        // Indices within the palette only, unless the case asks for one past.
+                        // Each sample's top bit cleared: below half the depth's range.
+                        let keep = match bits {
+                            1 => 0x00,
+                            2 => 0x55,
+                            4 => 0x77,
+                            _ => 0x7f,
+                        };
+                        for b in &mut data {
+                            *b &= keep;
+                        }
+                    }
+                    let mut file = Vec::new();
+                    let mut e = png::Encoder::new(&mut file, width, height);
+                    e.set_color(color);
+                    e.set_depth(depth);
+                    e.set_filter(filter);
+                    if color == C::Indexed {
+                        e.set_palette(noise(seed ^ 7, entries * 3));
+                        if trns > 0 {
+                            e.set_trns(noise(seed ^ 9, trns.min(entries)));
+                        }
+                    }
+                    e.write_header().and_then(|mut w| w.write_image_data(&data)).expect("a PNG");
+                    // Read by our own path, not left to the `png` crate.
+                    let info =
+                        png::Decoder::new(std::io::Cursor::new(&file[..])).read_info().expect("a PNG").info().clone();
+                    assert!(
+                        super::png_rows::read(&file, &info, &[0; 256]).is_some(),
+                        "{color:?} {depth:?} {width}×{height}"
+                    );
+                    let ours = image::read(&file, image::DEFAULT_MAX_PIXELS);
+                    let want = std::panic::catch_unwind(|| theirs(&file)).ok();
+                    match (ours, want) {
+                        (Ok(grey), Some(want)) => {
+                            assert_eq!((grey.width, grey.height), (width, height));
+                            assert_eq!(
+                                grey.pixels, want,
+                                "{color:?} {depth:?} {width}×{height} {filter:?} {entries} entries"
+                            );
+                        }
+                        (Err(_), None) => {}
+                        (ours, want) => panic!(
+                            "{color:?} {depth:?} {width}×{height}: ours {:?}, theirs {:?}",
+                            ours.is_ok(),
+                            want.is_some()
+                        ),
+                    }
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 7 * 4 * 5 * 3);
 }

@@ -145,15 +145,54 @@ impl Request {
     /// Reads the image and decodes it, asking `stop()` between steps (`decode_until`): an
     /// aborted call gives its pool thread back within one step.
     fn run(&mut self, stop: &dyn Fn() -> bool) -> Result<Vec<Found>> {
+        self.run_timed(stop, &mut JsDecodeStages::default())
+    }
+
+    /// `run`, saying how long each stage took.
+    fn run_timed(&mut self, stop: &dyn Fn() -> bool, t: &mut JsDecodeStages) -> Result<Vec<Found>> {
         if stop() {
             return Err(Error::aborted());
         }
+        let at = std::time::Instant::now();
         let grey = match std::mem::replace(&mut self.image, Image::File(Vec::new())) {
             Image::File(bytes) => img::read(&bytes, self.max_pixels)?,
             Image::Pixels { data, width, height } => img::from_pixels(data, width, height)?,
         };
-        decode::decode_until(&grey, &self.options, stop).map_err(|decode::Stopped| Error::aborted())
+        t.grey = at.elapsed().as_nanos() as f64;
+        let mut stages = decode::Stages::default();
+        let found = decode::decode_timed(&grey, &self.options, stop, &mut stages)
+            .map_err(|decode::Stopped| Error::aborted())?;
+        (t.binarize, t.find, t.decode, t.codes) = (stages.binarize, stages.find, stages.decode, found.len() as u32);
+        Ok(found)
     }
+}
+
+/// Where one `decodeSync` spends its time, in nanoseconds a stage (internal: the bench's
+/// per-stage table).
+#[napi(object, js_name = "DecodeStages")]
+#[derive(Default)]
+pub struct JsDecodeStages {
+    /// The file's pixels made grey (PNG, JPEG, … decoded), or the pixels given.
+    pub grey: f64,
+    /// The binarized views, and the image turned when nothing read upright.
+    pub binarize: f64,
+    /// Finder patterns found, grouped and their grids sampled.
+    pub find: f64,
+    /// The grids read: error correction, segments, format.
+    pub decode: f64,
+    /// Codes read.
+    pub codes: u32,
+}
+
+/// Decodes an image once and says how long each stage took (internal, for the bench).
+#[napi(js_name = "__decodeStagesSync", ts_args_type = "image: ImageInput, options?: DecodeOptions")]
+pub fn decode_stages_sync(env: Env, image: Unknown, options: Option<Unknown>) -> napi::Result<JsDecodeStages> {
+    sync_call(&env, || {
+        let (mut request, _) = request(&env, image, options)?;
+        let mut t = JsDecodeStages::default();
+        request.run_timed(&|| false, &mut t)?;
+        Ok(t)
+    })
 }
 
 fn read_options(options: Option<Val>) -> Result<(DecodeOptions, u64, Option<Val>)> {
