@@ -196,6 +196,7 @@ fn matrix(w: usize, h: usize, words: &[Word]) -> Option<BitMatrix> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::noise;
     use rxing::common::{GlobalHistogramBinarizer, HybridBinarizer};
     use rxing::{Binarizer, Luma8Source};
 
@@ -209,19 +210,6 @@ mod tests {
 
     fn rxings_global(grey: &Grey) -> Option<BitMatrix> {
         GlobalHistogramBinarizer::new(source(grey)).get_black_matrix().ok().cloned()
-    }
-
-    /// xorshift: reproducible images.
-    fn noise(seed: u64, n: usize) -> Vec<u8> {
-        let mut s = seed;
-        (0..n)
-            .map(|_| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                (s >> 24) as u8
-            })
-            .collect()
     }
 
     #[test]

@@ -127,8 +127,7 @@ fn read_png(bytes: &[u8], max_pixels: u64) -> Result<Grey> {
     let (width, height) = (info.width, info.height);
     // The plain case read faster (`png_rows`); the rest, and anything irregular, by the
     // `png` crate.
-    let grey = super::png_rows::sample_grey(info, |r, g, b, a| over_white(luma(r, g, b), a as u32));
-    let fast = super::png_rows::read(bytes, info, &grey);
+    let fast = super::png_rows::read(bytes, info, |r, g, b, a| over_white(luma(r, g, b), a as u32));
     let (buf, width, height, color_type) = match fast {
         Some((buf, color_type)) => (buf, width, height, color_type),
         None => {

@@ -523,3 +523,17 @@ fn reading_order(mut codes: Vec<Found>) -> Vec<Found> {
 
 #[cfg(test)]
 mod tests;
+
+/// Reproducible noise for tests (xorshift64): `n` bytes from `seed`.
+#[cfg(test)]
+fn noise(seed: u64, n: usize) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 32) as u8
+        })
+        .collect()
+}

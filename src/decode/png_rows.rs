@@ -21,10 +21,10 @@ use png::{BitDepth, ColorType, Info};
 
 /// The unfiltered rows of a plain PNG (`width × channels` bytes each, no filter bytes) and
 /// their colour type; a palette image or grey of under 8 bits comes as 8-bit grey, each
-/// sample through `grey` (what `sample_grey` makes of the header). `None` when the file is
+/// sample through the table `sample_grey` makes of the header with `luma_over_white`. `None` when the file is
 /// not plain or not regular: the `png` crate is to read it. `info` is the header the `png`
 /// crate read (sizes already checked against the budget).
-pub fn read(bytes: &[u8], info: &Info, grey: &[u8; 256]) -> Option<(Vec<u8>, ColorType)> {
+pub fn read(bytes: &[u8], info: &Info, luma_over_white: impl Fn(u8, u8, u8, u8) -> u8) -> Option<(Vec<u8>, ColorType)> {
     let depth = match info.bit_depth {
         BitDepth::One => 1,
         BitDepth::Two => 2,
@@ -61,6 +61,7 @@ pub fn read(bytes: &[u8], info: &Info, grey: &[u8; 256]) -> Option<(Vec<u8>, Col
     if !packed {
         return Some((rows, info.color_type));
     }
+    let grey = &sample_grey(info, luma_over_white);
     let pixels = match depth {
         1 => unpack::<8>(&rows, width, stride, grey),
         2 => unpack::<4>(&rows, width, stride, grey),
@@ -74,7 +75,7 @@ pub fn read(bytes: &[u8], info: &Info, grey: &[u8; 256]) -> Option<(Vec<u8>, Col
 /// the `png` crate expands it (to RGB(A) or 8-bit grey) and `image` makes grey of that: a
 /// palette entry's luma over white by its `tRNS` alpha (a `tRNS` longer than the palette
 /// ignored, an index past the palette black), grey scaled to 0–255.
-pub fn sample_grey(info: &Info, luma_over_white: impl Fn(u8, u8, u8, u8) -> u8) -> [u8; 256] {
+fn sample_grey(info: &Info, luma_over_white: impl Fn(u8, u8, u8, u8) -> u8) -> [u8; 256] {
     let mut grey = [0u8; 256];
     match info.color_type {
         ColorType::Indexed => {
@@ -263,21 +264,13 @@ mod tests {
         (buf, r.info().clone())
     }
 
+    /// Runs and gradients as well as noise, so every filter has work to do.
     fn noise(seed: u64, n: usize) -> Vec<u8> {
-        let mut s = seed | 1;
-        (0..n)
-            .map(|i| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                // Runs and gradients as well as noise, so every filter has work to do.
-                if i % 7 < 3 {
-                    (i / 5) as u8
-                } else {
-                    (s >> 32) as u8
-                }
-            })
-            .collect()
+        let mut bytes = crate::decode::noise(seed, n);
+        for (i, b) in bytes.iter_mut().enumerate().filter(|(i, _)| i % 7 < 3) {
+            *b = (i / 5) as u8;
+        }
+        bytes
     }
 
     #[test]
@@ -300,7 +293,7 @@ mod tests {
                     let file = encode(&pixels, w as u32, h as u32, color, filter);
                     let (expected, info) = theirs(&file);
                     assert_eq!(expected, pixels);
-                    let ours = read(&file, &info, &[0; 256]).expect("a plain PNG");
+                    let ours = read(&file, &info, |_, _, _, _| 0).expect("a plain PNG");
                     assert_eq!(ours, (expected, color), "{w}×{h} {color:?} {filter:?}");
                     compared += 1;
                 }
@@ -325,7 +318,7 @@ mod tests {
         let idats = out.windows(4).filter(|t| t == b"IDAT").count();
         assert!(idats > 10, "{idats}");
         let (_, info) = theirs(&out);
-        assert_eq!(read(&out, &info, &[0; 256]).expect("plain").0, pixels);
+        assert_eq!(read(&out, &info, |_, _, _, _| 0).expect("plain").0, pixels);
     }
 
     #[test]
@@ -347,7 +340,7 @@ mod tests {
         let mut huge = file.clone();
         huge[idat..idat + 4].copy_from_slice(&u32::MAX.to_be_bytes());
         for (name, bad) in [("flipped", flipped), ("fixed", fixed), ("cut", cut), ("huge", huge)] {
-            assert_eq!(read(&bad, &info, &[0; 256]), None, "{name}");
+            assert_eq!(read(&bad, &info, |_, _, _, _| 0), None, "{name}");
         }
         let mut rows = vec![5u8, 1, 2, 3];
         assert_eq!(unfilter(&mut rows, 3, 1), None);
@@ -358,7 +351,7 @@ mod tests {
         let grey = noise(3, 16 * 16);
         let file = encode(&grey, 16, 16, ColorType::Grayscale, png::Filter::Sub);
         let (_, info) = theirs(&file);
-        assert!(read(&file, &info, &[0; 256]).is_some());
+        assert!(read(&file, &info, |_, _, _, _| 0).is_some());
         for change in [
             |i: &mut Info| i.interlaced = true,
             |i: &mut Info| i.bit_depth = BitDepth::Sixteen,
@@ -371,7 +364,7 @@ mod tests {
         ] {
             let mut other = info.clone();
             change(&mut other);
-            assert_eq!(read(&file, &other, &[0; 256]), None);
+            assert_eq!(read(&file, &other, |_, _, _, _| 0), None);
         }
     }
 }
