@@ -574,3 +574,41 @@ fn packed_pngs_read_to_the_png_crates_pixels() {
     }
     assert_eq!(cases, 7 * 4 * 5 * 3);
 }
+
+/// Finders drawn as separate dots (qr-code-styling's `cornersDot: 'dots'`, a ring of dots
+/// too), four dot shapes, modules of 4 to 40 px: every code read, most of them only in the
+/// closed view (at 4 px the dots blur into one and the plain search reads some).
+#[test]
+fn finders_of_separate_dots_read_in_the_closed_view() {
+    use crate::qr::style::{draw, CentreShape, DotShape, ImageFormat, Layout, RingShape, Style};
+    let text = "https://qr-native.example/styled?id=42";
+    let m = qr::encode(&QrInput::Text(text), &EncodeOptions::default()).expect("encodes");
+    let (mut read, mut drawn, mut upright) = (0, 0, 0);
+    for (i, module) in [4.0, 5.0, 7.0, 10.0, 16.0, 25.0, 40.0].into_iter().enumerate() {
+        for (j, dots) in [DotShape::Square, DotShape::Rounded, DotShape::Dots, DotShape::Classy].into_iter().enumerate()
+        {
+            let ring = if (i + j) % 3 == 0 { RingShape::Modules(DotShape::Dots) } else { RingShape::Square };
+            if ring == RingShape::Modules(DotShape::Dots) && dots == DotShape::Dots {
+                continue;
+            }
+            let mut style = Style::plain(crate::qr::render::Colour::BLACK, crate::qr::render::Colour::WHITE);
+            style.dots = dots;
+            style.ring = ring;
+            style.centre = CentreShape::Modules(DotShape::Dots);
+            let layout = Layout::new(m.size, 2, module, None, false).expect("a layout");
+            let png = draw(&m, &style, layout, ImageFormat::Png, 90).expect("drawn");
+            let grey = image::read(&png, 1 << 26).expect("read");
+            let all = [Step::SkipRows, Step::EveryRow, Step::Detector];
+            let options = DecodeOptions::default();
+            if !search(&grey, &options, &all, &|| false, &mut Stages::default()).unwrap().is_empty() {
+                upright += 1;
+            }
+            drawn += 1;
+            let found = decode(&grey, &options);
+            assert!(found.len() <= 1 && found.iter().all(|f| f.text.as_deref() == Some(text)), "{found:?}");
+            read += found.len();
+        }
+    }
+    assert_eq!(read, drawn, "{read} of {drawn} read");
+    assert!(upright * 2 < drawn, "{upright} of {drawn} read by the search without closing");
+}
