@@ -1,8 +1,8 @@
 //! Image files and pixel buffers to the grey pixels `decode` reads, within a pixel budget that
 //! is checked from the file's header before any pixel is allocated.
 
-use super::Grey;
-use crate::error::{Error, ErrorKind, Result};
+use super::{check_pixels, Grey};
+use crate::error::{Error, Result};
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 use std::io::Cursor;
 
@@ -41,20 +41,6 @@ fn name(format: ImageFormat) -> &'static str {
     }
 }
 
-/// Refuses `width × height` over `max_pixels`.
-pub fn check_pixels(width: u64, height: u64, max_pixels: u64) -> Result<()> {
-    let pixels = width * height;
-    if pixels > max_pixels {
-        return Err(Error::new(
-            ErrorKind::OutOfRange,
-            format!(
-                "The argument 'image' is {width} × {height} = {pixels} pixels, over options.maxPixels ({max_pixels}); nothing was decoded"
-            ),
-        ));
-    }
-    Ok(())
-}
-
 fn decoder_of(bytes: &[u8], max_pixels: u64) -> Result<(impl ImageDecoder + '_, ImageFormat)> {
     let format = format_of(bytes)?;
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
@@ -83,10 +69,17 @@ pub fn dimensions(bytes: &[u8], max_pixels: u64) -> Result<(u32, u32)> {
 }
 
 /// Decodes a file (the first frame of an animation) to grey: its header first, refused over
-/// `max_pixels` before any pixel is allocated; transparent pixels count as white.
+/// `max_pixels` before any pixel is allocated; transparent pixels count as white. A JPEG or
+/// a plain lossy WebP is read straight to its luma (`luma`).
 pub fn read(bytes: &[u8], max_pixels: u64) -> Result<Grey> {
-    if format_of(bytes)? == ImageFormat::Png {
-        return read_png(bytes, max_pixels);
+    let straight = match format_of(bytes)? {
+        ImageFormat::Png => return read_png(bytes, max_pixels),
+        ImageFormat::Jpeg => super::luma::jpeg(bytes, max_pixels)?,
+        ImageFormat::WebP => super::luma::webp(bytes, max_pixels)?,
+        _ => None,
+    };
+    if let Some(grey) = straight {
+        return Ok(grey);
     }
     let (decoder, format) = decoder_of(bytes, max_pixels)?;
     let image = DynamicImage::from_decoder(decoder).map_err(|e| malformed(format, e))?;

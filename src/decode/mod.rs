@@ -8,15 +8,31 @@
 mod binarize;
 mod close;
 pub mod image;
+mod luma;
 mod png_rows;
 pub mod segments;
 
+use crate::error::{Error, ErrorKind};
 use crate::qr::matrix::{format_bits, format_cells};
 use crate::qr::EcLevel;
 use rxing::common::{BitMatrix, DetectorRXingResult, PerspectiveTransform, Quadrilateral};
 use rxing::qrcode::cpp_port::{decoder, detector};
 use rxing::qrcode::decoder::QRCodeDecoderMetaData;
 use rxing::Point as RxPoint;
+
+/// Refuses `width × height` over `max_pixels`.
+pub fn check_pixels(width: u64, height: u64, max_pixels: u64) -> crate::error::Result<()> {
+    let pixels = width * height;
+    if pixels > max_pixels {
+        return Err(Error::new(
+            ErrorKind::OutOfRange,
+            format!(
+                "The argument 'image' is {width} × {height} = {pixels} pixels, over options.maxPixels ({max_pixels}); nothing was decoded"
+            ),
+        ));
+    }
+    Ok(())
+}
 
 /// Grey pixels, one byte each (0 = black), row-major.
 pub struct Grey {

@@ -246,7 +246,7 @@ fn read_image(v: Val, max_pixels: u64) -> Result<Image> {
         }
     };
     let (width, height) = (side("image.width")?, side("image.height")?);
-    img::check_pixels(width as u64, height as u64, max_pixels)?;
+    decode::check_pixels(width as u64, height as u64, max_pixels)?;
     let Some(data) = v.prop("data")? else {
         return Err(Error::invalid_type(
             "The \"image.data\" property must be an instance of Uint8Array or Uint8ClampedArray. Received undefined",
