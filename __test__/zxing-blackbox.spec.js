@@ -105,3 +105,36 @@ test('zxing-cpp blackbox: the table', { skip: sharp ? false : 'no sharp' }, (t) 
   for (const line of table) t.diagnostic(line)
   assert.equal(rows.length, Object.keys(THRESHOLDS).length)
 })
+
+// From the file: a JPEG or lossy WebP is read straight to its luma plane, not through RGB.
+// Every JPEG and WebP sample as zxing-cpp ships it, and every PNG sample saved as JPEG by
+// sharp, reads the same codes from its file as from sharp's RGBA pixels of it, both modes.
+test('zxing-cpp samples as JPEG and WebP files read the same codes as their RGBA pixels', {
+  skip: sharp ? false : 'no sharp',
+}, async () => {
+  const files = []
+  for (const folder of Object.keys(THRESHOLDS)) {
+    for (const name of fs.readdirSync(path.join(ROOT, folder)).filter((f) => /\.(png|jpe?g|webp)$/i.test(f)).sort()) {
+      const source = path.join(ROOT, folder, name)
+      const file = name.endsWith('.png')
+        ? await sharp(source).flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toBuffer()
+        : fs.readFileSync(source)
+      files.push({ name: `${folder}/${name}`, file })
+    }
+  }
+  const texts = (codes) => codes.map((c) => Buffer.from(c.bytes).toString('hex')).sort()
+  const differ = []
+  let read = 0
+  for (const { name, file } of files) {
+    const { data, info } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+    for (const tryHarder of [false, true]) {
+      const fromFile = texts(qr.decodeSync(file, { tryHarder }))
+      const fromPixels = texts(qr.decodeSync({ data, width: info.width, height: info.height }, { tryHarder }))
+      if (fromFile.join() !== fromPixels.join()) differ.push(`${name} (tryHarder: ${tryHarder}): ${fromFile.length} from the file, ${fromPixels.length} from RGBA`)
+      read += fromFile.length > 0
+    }
+  }
+  assert.equal(files.length, 137)
+  assert.deepEqual(differ, [])
+  assert.ok(read >= 254, `${read} reads of ${2 * files.length}`)
+})

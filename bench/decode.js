@@ -78,7 +78,7 @@ async function photos () {
         file = path.join(dir, `${folder}-${base}.png`)
         await sharp(source).png().toFile(file)
       }
-      entries.push({ file, name: `${folder}/${name}`, distortion: folder, text: fs.readFileSync(path.join(PHOTOS, folder, `${base}.txt`), 'utf8') })
+      entries.push({ file, source, name: `${folder}/${name}`, distortion: folder, text: fs.readFileSync(path.join(PHOTOS, folder, `${base}.txt`), 'utf8') })
     }
   }
   return entries
@@ -106,8 +106,8 @@ async function run ({ progress = () => {} } = {}) {
   const synthetic = await measure(all, manifest, 'synthetic', progress)
   const photo = (await photos()).map((entry) => ({ ...entry, judge: (found) => photoOutcome(found, entry.text) }))
   const real = await measure(all, photo, 'photos', progress)
-  const stages = { synthetic: stagesOf(manifest), photos: stagesOf(photo) }
   progress('decode: stages')
+  const stages = { synthetic: stagesOf(manifest), photos: stagesOf(photo), ...await formatStages(photo) }
   return { images: manifest.length, rows: synthetic.rows, photos: { images: photo.length, rows: real.rows }, stages }
 }
 
@@ -134,6 +134,21 @@ function stagesOf (manifest) {
     sum.call += median(calls) / 1e3
   }
   return Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, v / manifest.length]))
+}
+
+// The same photos in the two formats that are read straight to luma: the WebP files as
+// zxing-cpp ships them, and every photo saved as JPEG by sharp (quality 90, 4:2:0).
+async function formatStages (photo) {
+  const sharp = require('sharp')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-native-jpeg-'))
+  const jpeg = []
+  for (const entry of photo) {
+    const file = path.join(dir, `${entry.name.replace(/\W/g, '-')}.jpg`)
+    await sharp(entry.source).flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toFile(file)
+    jpeg.push({ file })
+  }
+  const webp = photo.filter((e) => e.source.endsWith('.webp')).map((e) => ({ file: e.source }))
+  return { webp: { ...stagesOf(webp), n: webp.length }, jpeg: { ...stagesOf(jpeg), n: jpeg.length } }
 }
 
 async function measure (all, manifest, label, progress) {
@@ -214,9 +229,15 @@ function stageTable (results) {
   if (!results.stages) return ''
   const lines = ['### Reading codes, stage by stage: mean µs per image of decodeSync from the file\'s bytes (each image\'s median of 7)', '',
     '| set | file → grey | binarize | find | decode | the call, whole |', '|---|---|---|---|---|---|']
-  const sets = { photos: `${results.photos.images} photos`, synthetic: `${results.images} images of bench/decode-images` }
+  const sets = {
+    photos: `${results.photos.images} photos (WebP written as PNG)`,
+    webp: `the ${results.stages.webp?.n} of them that are WebP, from the WebP`,
+    jpeg: `the ${results.stages.jpeg?.n} photos as JPEG (sharp, quality 90)`,
+    synthetic: `${results.images} images of bench/decode-images`
+  }
   for (const [key, name] of Object.entries(sets)) {
     const s = results.stages[key]
+    if (!s) continue
     lines.push(`| ${name} | ${STAGES.map((k) => s[k].toFixed(0)).join(' | ')} | ${s.call.toFixed(0)} |`)
   }
   return lines.join('\n')
