@@ -36,7 +36,14 @@ const webp = (w, h) => {
   b.writeUIntLE(Math.max(0, w - 1), 24, 3); b.writeUIntLE(Math.max(0, h - 1), 27, 3)
   return b
 }
-const FILES = { png, jpeg, gif, bmp, webp }
+// A plain lossy WebP (one 'VP8 ' chunk), read straight to luma: its key frame header's size.
+const vp8 = (w, h) => {
+  const b = Buffer.alloc(30)
+  b.write('RIFF'); b.writeUInt32LE(22, 4); b.write('WEBPVP8 ', 8); b.writeUInt32LE(10, 16)
+  b.set([0x10, 0x02, 0, 0x9d, 0x01, 0x2a], 20); b.writeUInt16LE(w & 0x3fff, 26); b.writeUInt16LE(h & 0x3fff, 28)
+  return b
+}
+const FILES = { png, jpeg, gif, bmp, webp, vp8 }
 `
 
 /** A PNG chunk `kind` whose body is `head` and then `compressed` (zlib data that inflates). */

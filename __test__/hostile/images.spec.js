@@ -21,7 +21,8 @@ describe('a file whose header claims more pixels than maxPixels is refused from 
     jpeg: [[65535, 65535], [65535, 1000]],
     gif: [[65535, 65535], [65535, 1000]],
     bmp: [[2 ** 31 - 1, 2 ** 31 - 1], [100000, -100000], [65536, 1000]],
-    webp: [[16384, 16384], [16384, 5000]]
+    webp: [[16384, 16384], [16384, 5000]],
+    vp8: [[16383, 16383], [16383, 5000]]
   }
   for (const [format, sizes] of Object.entries(claims)) {
     test(`${format}: ${sizes.map((s) => s.join(' × ')).join(', ')}`, () => {
@@ -35,6 +36,8 @@ describe('a file whose header claims more pixels than maxPixels is refused from 
       // data, JPEG and BMP headers a decoder objects to) is malformed; the rest are refused
       // by maxPixels from the header. Never decoded, never allocated.
       for (const code of [...a.sync, ...a.async]) assert.ok(['ERR_OUT_OF_RANGE', 'ERR_INVALID_ARG_VALUE'].includes(code), `${format}: ${JSON.stringify(a)}`)
+      // A plain lossy WebP's size is checked by our own reading of its frame header.
+      if (format === 'vp8') assert.ok([...a.sync, ...a.async].every((c) => c === 'ERR_OUT_OF_RANGE'), JSON.stringify(a))
       if (format === 'png' || format === 'gif') assert.ok(a.sync.includes('ERR_OUT_OF_RANGE') && a.async.includes('ERR_OUT_OF_RANGE'), JSON.stringify(a))
       assert.ok(a.grew < 1 << 20, `native memory grew by ${a.grew} bytes`)
     })
