@@ -6,6 +6,9 @@ use crate::error::Result;
 /// Bytes scanned between two checks of the caller's abort flag.
 const CHECK_EVERY: usize = 1 << 20;
 
+/// Most bytes of lines without a literal counted at once.
+const SKIP_AT_MOST: usize = 16 * CHECK_EVERY;
+
 /// Where the matcher's line filter next finds one of its literals, searched again only once a
 /// line has passed it: a line without one cannot match, and is not tested.
 struct Hits<'a> {
@@ -18,13 +21,49 @@ struct Hits<'a> {
 impl Hits<'_> {
     /// Whether a literal starts in `start..end` (always, without a filter).
     fn within(&mut self, start: usize, end: usize) -> bool {
-        let Some(ac) = self.filter else { return true };
+        self.filter.is_none() || self.next_from(start) < end
+    }
+
+    /// Where the next literal at or after `start` starts (`usize::MAX`: none, or no filter).
+    fn next_from(&mut self, start: usize) -> usize {
+        let Some(ac) = self.filter else { return usize::MAX };
         if self.next.is_none_or(|h| h < start) {
             let found = ac.find(aho_corasick::Input::new(self.data).range(start..));
             self.next = Some(found.map_or(usize::MAX, |m| m.start()));
         }
-        self.next.is_some_and(|h| h < end)
+        self.next.unwrap_or(usize::MAX)
     }
+
+    /// Where the lines that hold no literal, from the line that starts at `start`, end: the
+    /// start of the line the next literal is on, or just after the last `\n` when none is.
+    /// `start` itself when there is no filter (every line may match).
+    fn skip_from(&mut self, start: usize) -> usize {
+        if self.filter.is_none() {
+            return start;
+        }
+        // At most a few checks of the abort flag apart.
+        let before = self.next_from(start).min(self.data.len()).min(start.saturating_add(SKIP_AT_MOST));
+        memchr::memrchr(b'\n', &self.data[start..before]).map_or(start, |i| start + i + 1)
+    }
+}
+
+/// The lines of `data[start..end]` (`end` just after a `\n`): how many there are up to the
+/// first longer than `max_line` bytes (without its `\n`), and where that one starts. Counted,
+/// not split: a window of `max_line + 1` bytes from a line's start holds its `\n`, so the last
+/// `\n` in that window ends only lines within the limit; each byte is looked at about twice.
+fn count_lines(data: &[u8], mut start: usize, end: usize, max_line: usize) -> (u32, Option<usize>) {
+    let mut lines = 0usize;
+    while end - start > max_line.saturating_add(1) {
+        match memchr::memrchr(b'\n', &data[start..start + max_line + 1]) {
+            Some(i) => {
+                lines += memchr::memchr_iter(b'\n', &data[start..=start + i]).count();
+                start += i + 1;
+            }
+            None => return (lines as u32, Some(start)),
+        }
+    }
+    lines += memchr::memchr_iter(b'\n', &data[start..end]).count();
+    (lines as u32, None)
 }
 
 /// 0-based numbers of the lines of `data` (split at `\n`, a trailing `\r` removed) on which
@@ -35,8 +74,18 @@ pub fn scan_lines(matcher: &Matcher, data: &[u8], aborted: &dyn Fn() -> Result<(
     let mut start = 0;
     let mut next_check = CHECK_EVERY;
     let mut line = 0u32;
-    let mut hits = Hits { filter: matcher.line_filter(), data, next: None };
+    let mut hits = Hits { filter: matcher.line_filter(data), data, next: None };
     while start <= data.len() {
+        // The lines before the next literal's cannot match: counted, not split.
+        let skip = hits.skip_from(start);
+        if skip > start {
+            line = line.wrapping_add(count_lines(data, start, skip, usize::MAX).0);
+            start = skip;
+            if start >= next_check {
+                aborted()?;
+                next_check = start + CHECK_EVERY;
+            }
+        }
         let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |i| start + i);
         let mut body = &data[start..end];
         if let [rest @ .., b'\r'] = body {
@@ -102,8 +151,25 @@ pub fn select_lines(
     let mut out = Selected::default();
     let mut start = 0;
     let mut next_check = CHECK_EVERY;
-    let mut hits = Hits { filter: matcher.line_filter(), data, next: None };
+    let mut hits = Hits { filter: matcher.line_filter(data), data, next: None };
     while start < data.len() {
+        if pick == Pick::Matching {
+            // The lines before the next literal's cannot match: counted, not split, up to a
+            // line past the limit, which the step below then refuses.
+            let skip = hits.skip_from(start);
+            if skip > start {
+                let (lines, long) = count_lines(data, start, skip, max_line);
+                out.lines += lines;
+                start = long.unwrap_or(skip);
+                if start >= next_check {
+                    aborted()?;
+                    next_check = start + CHECK_EVERY;
+                }
+                if start >= data.len() {
+                    break;
+                }
+            }
+        }
         let newline = memchr::memchr(b'\n', &data[start..]).map(|i| start + i);
         let end = newline.unwrap_or(data.len());
         if end - start > max_line {
@@ -205,6 +271,86 @@ mod tests {
         // At the limit, with its `\r`, it is read.
         let s = select_lines(&m, b"123456\r\n", false, Pick::Other, 7, none).unwrap();
         assert_eq!((s.lines, s.too_long), (1, None));
+    }
+
+    #[test]
+    fn lines_without_a_literal_counted_in_bulk_give_what_splitting_them_gives() {
+        // Lines of every shape near the limit, in many orders: picking the matching lines
+        // (which skips those before the next literal) against picking all and keeping the
+        // matching ones (which splits every line), for every limit and both chunk kinds.
+        let m = bot();
+        let none = &|| Ok(());
+        let shapes: [&[u8]; 10] =
+            [b"", b"bot", b"x bot x", b"\r", b"bo", b"t", b"ab\r", b"0123456789", b"012345678bot", b"bo\rt"];
+        for seed in 0..60usize {
+            let mut data = Vec::new();
+            for k in 0..(seed % 23) {
+                data.extend_from_slice(shapes[(k * (2 * seed + 1) + seed * seed) % shapes.len()]);
+                if (k + seed) % 11 != 10 {
+                    data.push(b'\n');
+                }
+            }
+            for max_line in (1..=14).chain([usize::MAX >> 1]) {
+                for last in [false, true] {
+                    let all = select_lines(&m, &data, last, Pick::All, max_line, none).unwrap();
+                    let matching = select_lines(&m, &data, last, Pick::Matching, max_line, none).unwrap();
+                    let kept: Vec<_> = all.picked.iter().copied().filter(|p| p.3).collect();
+                    let (s, d) = (String::from_utf8_lossy(&data), max_line);
+                    assert_eq!(matching.picked, kept, "{s:?} max_line {d} last {last}");
+                    let counts = (matching.consumed, matching.lines, matching.too_long);
+                    assert_eq!(counts, (all.consumed, all.lines, all.too_long), "{s:?} max_line {d} last {last}");
+                }
+            }
+            let whole: Vec<u32> = select_lines(&m, &data, true, Pick::All, usize::MAX >> 1, none)
+                .unwrap()
+                .picked
+                .iter()
+                .filter(|p| p.3)
+                .map(|p| p.0)
+                .collect();
+            assert_eq!(scan_lines(&m, &data, none).unwrap(), whole);
+        }
+        // The count itself: where the first line past the limit starts, and the lines before it.
+        assert_eq!(count_lines(b"ab\nabc\nabcd\n", 0, 12, 3), (2, Some(7)));
+        assert_eq!(count_lines(b"ab\nabc\nabcd\n", 0, 12, 4), (3, None));
+        assert_eq!(count_lines(b"ab\nabc\nabcd\n", 3, 7, 0), (0, Some(3)));
+    }
+
+    #[test]
+    fn the_filter_looks_for_each_literal_from_its_rarest_pair_and_skips_no_matching_line() {
+        let tails = |lits: &[&str], sample: &[u8]| {
+            let lits = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+            crate::matcher::rare_tails(lits, sample)
+                .into_iter()
+                .map(|t| String::from_utf8(t).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let log: Vec<u8> = (0..2000)
+            .flat_map(|i| format!("{{\"status\":{},\"ua\":\"bot{i}\"}}\n", 200 + i % 3).into_bytes())
+            .collect();
+        assert_eq!(tails(&["\"status\":500", "ab", "abc", "xbot"], &log), [":500", "ab", "abc", "xbot"]);
+        // Nothing sampled: every literal whole; parts that repeat are looked for once.
+        assert_eq!(tails(&["\"status\":500", "Curl/", "curl/"], b""), ["\"status\":500", "Curl/", "curl/"]);
+        assert_eq!(tails(&["Curl/", "curl/"], b"Cu cu ur Cu cu ur"), ["rl/"]);
+        // Lines that hold the part and not the literal are tested and left; the matching
+        // lines are what splitting every line gives.
+        let m = Matcher::new(&[PatternSpec {
+            pattern: "\"status\":500".into(),
+            kind: Kind::Contains,
+            case_insensitive: false,
+            syntax: crate::matcher::Syntax::Js,
+            glob: None,
+        }])
+        .unwrap();
+        let mut data = log.clone();
+        data.extend_from_slice(b"{\"t\":500}\n{\"status\":500}\n:500\n\"status\"\n{\"status\":500,\"x\":500}");
+        let none = &|| Ok(());
+        let all = select_lines(&m, &data, true, Pick::All, 1 << 20, none).unwrap();
+        let kept: Vec<_> = all.picked.iter().copied().filter(|p| p.3).map(|p| p.0).collect();
+        assert_eq!(kept, [2001, 2004]);
+        assert_eq!(scan_lines(&m, &data, none).unwrap(), kept);
+        let matching = select_lines(&m, &data, true, Pick::Matching, 1 << 20, none).unwrap();
+        assert_eq!(matching.picked.iter().map(|p| p.0).collect::<Vec<_>>(), kept);
     }
 
     #[test]

@@ -44,6 +44,34 @@ pub const MAX_TOTAL_PATTERN_BYTES: usize = 16 << 20;
 pub const MAX_FIND_ALL: usize = 100_000;
 /// Most literals the line filter (`Matcher::line_filter`) holds; past it, lines are all tested.
 pub const LINE_FILTER_LITERALS: usize = 4096;
+/// Bytes of the text `Matcher::line_filter` counts byte pairs in.
+const LINE_FILTER_SAMPLE: usize = 64 << 10;
+/// Fewest bytes of a literal the line filter looks for (all of a shorter one).
+const LINE_FILTER_TAIL: usize = 3;
+
+/// Each literal from its byte pair that is rarest in the first `LINE_FILTER_SAMPLE` bytes of
+/// `sample` on (the first such pair; at least `LINE_FILTER_TAIL` bytes kept), without
+/// repeats. A text holding a literal holds that part of it; the filter's search (Teddy, by
+/// the first bytes of what it looks for) then stops less often where the literal's start is
+/// common and its end is not: `"status":500` in a JSON log is looked for as `:500`.
+fn rare_tails(literals: Vec<Vec<u8>>, sample: &[u8]) -> Vec<Vec<u8>> {
+    let sample = &sample[..sample.len().min(LINE_FILTER_SAMPLE)];
+    let mut pairs = vec![0u32; 1 << 16];
+    for w in sample.windows(2) {
+        pairs[usize::from(w[0]) << 8 | usize::from(w[1])] += 1;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(literals.len());
+    literals
+        .into_iter()
+        .filter_map(|lit| {
+            let from = (0..lit.len().saturating_sub(LINE_FILTER_TAIL) + 1)
+                .min_by_key(|&i| lit.get(i + 1).map_or(0, |&b| pairs[usize::from(lit[i]) << 8 | usize::from(b)]))
+                .unwrap_or(0);
+            let tail = lit[from..].to_vec();
+            seen.insert(tail.clone()).then_some(tail)
+        })
+        .collect()
+}
 
 /// One pattern as the caller gave it.
 #[derive(Clone, Debug)]
@@ -473,12 +501,14 @@ impl Matcher {
         }
     }
 
-    /// Literals one of which every match of every pattern starts with (or holds, for a
-    /// case-insensitive literal: its first bytes), when each pattern has such a set: a text holds a match
-    /// only where it holds one of them, so a line without one need not be tested. `None` when
-    /// some pattern may match the empty string, reads the units view, or starts with anything
-    /// (`\d+`). Built on first use; at most `LINE_FILTER_LITERALS` literals.
-    pub fn line_filter(&self) -> Option<&aho_corasick::AhoCorasick> {
+    /// Literals one of which every match of every pattern holds, when each pattern has such
+    /// a set: a text holds a match only where it holds one of them, so a line without one need
+    /// not be tested. `None` when some pattern may match the empty string, reads the units
+    /// view, or starts with anything (`\d+`). Built on first use, from `sample` (the text of
+    /// that use): each literal is a part of what every match starts with (a case-insensitive
+    /// literal's first bytes in every case, a regex's prefixes), from its byte pair rarest in
+    /// `sample` on (`rare_tails`); at most `LINE_FILTER_LITERALS` literals.
+    pub fn line_filter(&self, sample: &[u8]) -> Option<&aho_corasick::AhoCorasick> {
         self.line_filter
             .get_or_init(|| {
                 use regex_syntax::hir::literal::{ExtractKind, Extractor};
@@ -527,6 +557,7 @@ impl Matcher {
                         return None;
                     }
                 }
+                let literals = rare_tails(literals, sample);
                 // Case as extracted (a few variants each): few literals then get Teddy's
                 // prefilter, which folding ASCII case would turn off.
                 aho_corasick::AhoCorasick::builder()
