@@ -764,7 +764,8 @@ pub const MAX_LINES_CHUNK: usize = (1 << 32) - 1;
 /// `__matcherLines.call(matcher, pending, chunk, pick, maxLineBytes, last, signal)`: one chunk
 /// of a `lines()` stream, on the threadpool through the queue. `pending` (the line the last
 /// chunk ended in) and `chunk` are copied here, into one buffer. Resolves with
-/// `[meta, bytes]`: `bytes` that copy (a Buffer over it, no copy again), `meta` a
+/// `[meta, bytes]`: `bytes` that copy (a Buffer over it, no copy again), or when the lines
+/// picked are few, a copy of them alone (the chunk's buffer kept for the next), `meta` a
 /// `Uint32Array` of the bytes consumed, the lines read, the first line too long (or
 /// 2^32 − 1), then (line, start, end, matches) for each line picked (`pick`: 0 matching, 1
 /// the others, 2 all), offsets into `bytes`.
@@ -793,7 +794,7 @@ unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_
             )));
         }
         // Copied here, on the JavaScript thread: the caller may rewrite its chunk at once.
-        let mut data = Vec::with_capacity(a.len() + b.len());
+        let mut data = spare_chunk(a.len() + b.len());
         data.extend_from_slice(a);
         data.extend_from_slice(b);
         let pick = match js::integer_in("pick", &arg(2), 0, 2)? {
@@ -810,6 +811,54 @@ unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_
         Ok((signal_val, move |watch| LinesTask { matcher, data, pick, max_line, last, watch }))
     });
     value.unwrap_or(std::ptr::null_mut())
+}
+
+thread_local! {
+    /// Chunk copies of `lines()` streams whose lines went out as copies of their own, kept
+    /// for the next chunks of this thread: a fresh megabyte costs its page faults each time,
+    /// about as much as the copy into it. A few, of bounded size (`SPARE_*`).
+    static SPARE_CHUNKS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Most chunk copies kept (`SPARE_CHUNKS`): one a chunk in flight (`lib/lines.js`) and one more.
+const SPARE_MOST: usize = 3;
+/// Largest chunk copy kept.
+const SPARE_BYTES: usize = 4 << 20;
+
+/// An empty buffer for a chunk of `len` bytes, a kept one when it is large enough.
+fn spare_chunk(len: usize) -> Vec<u8> {
+    let kept = SPARE_CHUNKS
+        .with_borrow_mut(|spare| spare.iter().position(|v| v.capacity() >= len).map(|i| spare.swap_remove(i)));
+    kept.unwrap_or_else(|| Vec::with_capacity(len))
+}
+
+/// Keeps `chunk` for a later `spare_chunk`, if it is not too large and too many are not kept.
+fn keep_chunk(mut chunk: Vec<u8>) {
+    chunk.clear();
+    SPARE_CHUNKS.with_borrow_mut(|spare| {
+        if chunk.capacity() <= SPARE_BYTES && spare.len() < SPARE_MOST {
+            spare.push(chunk);
+        }
+    });
+}
+
+/// The lines `list` picks (from its fourth entry, (line, start, end, matches) each) copied out
+/// of `data` into a buffer of their own, `list`'s offsets moved to point into it; `None` when
+/// they hold over a quarter of `data`'s bytes, where handing `data` itself over is cheaper.
+fn picked_copy(data: &[u8], list: &mut [u32]) -> Option<Vec<u8>> {
+    let picked = || list[3..].chunks_exact(4).map(|p| (p[1] as usize, p[2] as usize));
+    let bytes: usize = picked().map(|(start, end)| end - start).sum();
+    if bytes > data.len() / 4 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes);
+    for p in list[3..].chunks_exact_mut(4) {
+        let at = out.len() as u32;
+        out.extend_from_slice(&data[p[1] as usize..p[2] as usize]);
+        p[2] = at + (p[2] - p[1]);
+        p[1] = at;
+    }
+    Some(out)
 }
 
 /// A Buffer over `data`, which it then owns (freed with the Buffer); a copy where the runtime
@@ -872,10 +921,18 @@ impl Task for LinesTask {
             return Err(signal::abort_error(raw, self.watch.as_ref()));
         }
         match output {
-            Ok(list) => {
+            Ok(mut list) => {
                 let pair = (|| -> Result<sys::napi_value> {
+                    let data = std::mem::take(&mut self.data);
+                    let data = match picked_copy(&data, &mut list) {
+                        Some(copy) => {
+                            keep_chunk(data);
+                            copy
+                        }
+                        None => data,
+                    };
                     let meta = typed_array(raw, sys::TypedarrayType::uint32_array, &list)?;
-                    let bytes = buffer_of(raw, std::mem::take(&mut self.data))?;
+                    let bytes = buffer_of(raw, data)?;
                     let mut out = std::ptr::null_mut();
                     status(unsafe { sys::napi_create_array_with_length(raw, 2, &mut out) })?;
                     status(unsafe { sys::napi_set_element(raw, out, 0, meta) })?;
