@@ -80,8 +80,16 @@ test('the same line numbers as scanLines and as readline with RegExps, whatever 
     assert.deepEqual(got.map((x) => x.number), expected, `chunks of up to ${most} bytes`)
     // Each line is the line's bytes, without its '\n' or '\r\n'.
     const text = data.toString('latin1').split('\n')
-    for (const { line, number } of got.slice(0, 200)) assert.equal(line.toString('latin1'), text[number].replace(/\r$/, ''))
+    for (const { line, number } of got) assert.equal(line.toString('latin1'), text[number].replace(/\r$/, ''))
   }
+  // Few lines a chunk: they are copied out and the chunk's buffer serves the next chunks.
+  // Read after the stream has ended, each is still its own line.
+  const rare = new Matcher(['"status":500'])
+  const got = await collect(rare.lines(), cut(data, rand, 65536))
+  const text = data.toString('latin1').split('\n')
+  assert.deepEqual(got.map((x) => x.number), [...await rare.scanLines(data)])
+  assert.ok(got.length > 100)
+  for (const { line, number } of got) assert.equal(line.toString('latin1'), text[number].replace(/\r$/, ''))
 })
 
 test('invert gives the other lines; a last line without its newline counts; strings are read as UTF-8', async () => {
@@ -193,4 +201,42 @@ test('an abort signal destroys the stream with an AbortError; the caller may rew
   await new Promise((resolve) => setImmediate(resolve))
   assert.equal(got.length, 50003)
   assert.deepEqual(got.slice(-3), [50001, 50002, 50003])
+})
+
+test('chunks read at once: an abort or a dispose while several are in flight errors after the lines before, with no unhandled rejection', async () => {
+  const unhandled = []
+  const onUnhandled = (e) => unhandled.push(e)
+  process.on('unhandledRejection', onUnhandled)
+  try {
+    const chunk = (from, n) => Buffer.from(Array.from({ length: n }, (_, i) => `line ${from + i} needle\n`).join(''))
+    // Disposed with two chunks in flight and a third waiting: the first two chunks' lines
+    // come out, in order, then ERR_QR_NATIVE_DISPOSED.
+    const m = new Matcher(['needle'])
+    const s = m.lines()
+    const seen = []
+    s.on('data', (d) => seen.push(d.number))
+    const failed = new Promise((resolve) => s.on('error', resolve))
+    s.write(chunk(0, 40000))
+    s.write(chunk(40000, 40000))
+    s.write(chunk(80000, 10))
+    m[Symbol.dispose]()
+    assert.equal((await failed).code, 'ERR_QR_NATIVE_DISPOSED')
+    assert.deepEqual(seen, Array.from({ length: 80000 }, (_, i) => i))
+    // Aborted with two chunks in flight: an AbortError, once.
+    const controller = new AbortController()
+    const n = new Matcher(['needle'])
+    const t = n.lines({ signal: controller.signal })
+    const errors = []
+    t.on('error', (e) => errors.push(e))
+    t.on('data', () => {})
+    t.write(chunk(0, 100000))
+    t.write(chunk(100000, 100000))
+    controller.abort()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    assert.deepEqual(errors.map((e) => e.name), ['AbortError'])
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(unhandled, [])
+  } finally {
+    process.off('unhandledRejection', onUnhandled)
+  }
 })

@@ -8,8 +8,9 @@
 // native side copies it, splits it into lines, tests each and answers with the picked lines'
 // bounds. The line a chunk ends in the middle of is carried into the next, up to
 // `maxLineBytes`: past it the stream errors (ERR_OUT_OF_RANGE) after every line before it
-// has been pushed. Backpressure is the Transform's own: the next chunk is taken only once the
-// last one's lines are pushed and the reader wants more.
+// has been pushed. Two chunks are in flight at once (IN_FLIGHT), their lines pushed in order;
+// past that, backpressure is the Transform's own: the next chunk is taken only once the
+// oldest one's lines are pushed and the reader wants more.
 const { Transform } = require('node:stream')
 const binding = require('./load.js')
 
@@ -20,6 +21,9 @@ const MAX_LINE = 1 << 30
 const MAX_PIECE = 1 << 30
 const NONE = 0xffffffff
 const EMPTY = Buffer.alloc(0)
+// Chunks read at once: the next one is copied and sent while the last is matched, so reading
+// the source and matching overlap.
+const IN_FLIGHT = 2
 
 function codeError(Type, code, message) {
   const error = new Type(message)
@@ -62,6 +66,13 @@ class MatcherLines extends Transform {
   #pending = [EMPTY]
   #pendingBytes = 0
   #number = 0
+  // The chunks sent to native and not yet pushed (each a promise settled once it is), the
+  // promise of the last one's pushes, the first error met, and whether one is coming (then
+  // nothing more is sent).
+  #flight = []
+  #chain = Promise.resolve()
+  #failed = null
+  #doomed = false
 
   constructor(matcher, options, replaceWith) {
     const o = readOptions(options)
@@ -87,44 +98,79 @@ class MatcherLines extends Transform {
       callback(codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'lines() reads bytes: each chunk must be a Buffer, a Uint8Array or a string'))
       return
     }
-    this.#write(bytes, false).then(() => callback(), callback)
+    this.#write(bytes, false, callback)
   }
 
   _flush(callback) {
-    this.#write(Buffer.alloc(0), true).then(() => callback(), callback)
+    this.#write(EMPTY, true, callback)
   }
 
-  // Reads `bytes` after the carried line, in pieces of at most MAX_PIECE; `last`: the stream
-  // has ended.
-  async #write(bytes, last) {
-    for (let at = 0; at < bytes.length || (last && at === 0); at += MAX_PIECE) {
-      const piece = bytes.subarray(at, at + MAX_PIECE)
-      await this.#read(piece, last && at + MAX_PIECE >= bytes.length)
+  // Sends `bytes` after the carried line to be read, in pieces of at most MAX_PIECE (`last`:
+  // the stream has ended), and calls back once few enough chunks are in flight: at once while
+  // fewer than IN_FLIGHT are (so the next chunk is read from its source while this one is
+  // matched), after all of them at the end.
+  #write(bytes, last, callback) {
+    for (let at = 0; !this.#doomed && (at < bytes.length || (last && at === 0)); at += MAX_PIECE) {
+      this.#send(bytes.subarray(at, at + MAX_PIECE), last && at + MAX_PIECE >= bytes.length)
       if (bytes.length === 0) break
     }
+    this.#settle(last ? 0 : IN_FLIGHT - 1, callback)
   }
 
-  // The complete lines of the carried line and `bytes` go to native (which copies them); the
-  // line `bytes` ends in is copied here, now, to carry on: the caller may rewrite `bytes` the
-  // moment its write returns.
-  async #read(bytes, last) {
+  // Calls back once at most `most` chunks are in flight, with the first error met.
+  #settle(most, callback) {
+    if (this.#failed || this.#flight.length <= most) {
+      callback(this.#failed)
+      return
+    }
+    this.#flight[0].then(() => this.#settle(most, callback))
+  }
+
+  // The complete lines of the carried line and `bytes` go to native (which copies them, now);
+  // the line `bytes` ends in is copied here, now, to carry on: the caller may rewrite `bytes`
+  // the moment its write returns. What native answers is pushed in the order chunks came,
+  // after the lines of every chunk before (`#chain`); an error, thrown here or met there,
+  // stops the chain after them, and nothing more is sent.
+  #send(bytes, last) {
     const cut = last ? bytes.length : Buffer.prototype.lastIndexOf.call(bytes, 10) + 1
     const tail = cut < bytes.length ? Buffer.from(bytes.subarray(cut)) : EMPTY
+    let answer = null
     if (cut === 0 && !last) {
       // No line ends here: carry all of it, within the limit (kept in pieces, joined once
       // the line ends: a long line in small chunks costs no copy a chunk).
       this.#pending.push(tail)
       this.#pendingBytes += tail.length
-      if (this.#pendingBytes > this.#maxLine) throw this.#tooLong()
-      return
+    } else {
+      try {
+        const pending = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending)
+        answer = matcherLines.call(this.#matcher, pending, bytes.subarray(0, cut), this.#pick, this.#maxLine, last, this.#signal)
+      } catch (error) {
+        answer = Promise.reject(error)
+        this.#doomed = true
+      }
+      // Handled where the chain reaches it; until then, not an unhandled rejection.
+      answer.catch(() => {})
+      this.#pending = [tail]
+      this.#pendingBytes = tail.length
     }
-    const pending = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending)
-    const [out, data] = await matcherLines.call(this.#matcher, pending, bytes.subarray(0, cut), this.#pick, this.#maxLine, last, this.#signal)
-    this.#push(data, out)
-    if (out[2] !== NONE) throw this.#tooLong()
-    this.#pending = [tail]
-    this.#pendingBytes = tail.length
-    if (tail.length > this.#maxLine) throw this.#tooLong()
+    const tooLong = this.#pendingBytes > this.#maxLine
+    if (tooLong) this.#doomed = true
+    const done = this.#chain.then(() => answer).then((result) => {
+      if (result) {
+        const [out, data] = result
+        this.#push(data, out)
+        if (out[2] !== NONE) throw this.#tooLong()
+      }
+      if (tooLong) throw this.#tooLong()
+    })
+    this.#chain = done
+    this.#flight.push(done.then(() => { this.#flight.shift() }, (error) => {
+      this.#flight.shift()
+      this.#failed ??= error
+      this.#doomed = true
+      // No callback may be waiting to carry it (the writer is idle): error the stream now.
+      this.destroy(error)
+    }))
   }
 
   #tooLong() {
