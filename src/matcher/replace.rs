@@ -245,20 +245,23 @@ impl Union {
     /// order; `Err(None)` past `limit` of them, `Err(Some(message))` when the astral engines
     /// cannot be built.
     pub fn find(&self, text: &[u8], limit: usize) -> Result<Vec<(u32, usize, usize)>, Option<String>> {
-        if !units::has_astral(text) {
-            // Substring literals alone: Aho–Corasick's own leftmost-first iteration is the
-            // union's answer (none is empty), one pass without a search started per match.
-            if let [Searcher::Literals(ac, ids)] = self.plain.searchers.as_slice() {
-                let mut found = Vec::new();
-                for m in ac.find_iter(text) {
-                    if found.len() >= limit {
-                        return Err(None);
-                    }
-                    found.push((ids[m.pattern().as_usize()], m.start(), m.end()));
+        // Substring literals alone: Aho–Corasick's own leftmost-first iteration is the union's
+        // answer (none is empty), one pass without a search started per match. On a text
+        // with astral characters too: a literal (no lone surrogate, ASCII case folding only)
+        // matches whole characters, so its matches in the UTF-8 are V8's in the units, and
+        // no empty match can fall between two halves of one.
+        if let [Searcher::Literals(ac, ids)] = self.plain.searchers.as_slice() {
+            let mut found = Vec::new();
+            for m in ac.find_iter(text) {
+                if found.len() >= limit {
+                    return Err(None);
                 }
-                to_code_units(text, &mut found);
-                return Ok(found);
+                found.push((ids[m.pattern().as_usize()], m.start(), m.end()));
             }
+            to_code_units(text, &mut found);
+            return Ok(found);
+        }
+        if !units::has_astral(text) {
             let mut found = walk(&mut [Side::new(&self.plain, text, None)], text, &self.by_code_point, limit)?;
             to_code_units(text, &mut found);
             return Ok(found);
@@ -562,6 +565,34 @@ mod tests {
         let u = Union::new(&specs).unwrap();
         assert!(matches!(u.find(&[b'a'; 100], 10), Err(None)));
         assert_eq!(u.find(&[b'a'; 10], 10).unwrap().len(), 10);
+    }
+
+    #[test]
+    fn literals_alone_on_a_text_with_astral_characters_match_as_the_units_walk_does() {
+        let literal = |p: &str, ci| PatternSpec { case_insensitive: ci, ..spec(p, Kind::Contains) };
+        let texts = ["a😀b😀ab", "😀😀", "ab😀AB😀😀b", "😀x😀ab", "b"];
+        for ci in [false, true] {
+            // Case-insensitive, only ASCII literals stay literals (others fold as regexes do).
+            let specs = match ci {
+                false => vec![literal("😀b", ci), literal("ab", ci), literal("b", ci), literal("😀😀", ci)],
+                true => vec![literal("xa", ci), literal("ab", ci), literal("b", ci)],
+            };
+            let u = Union::new(&specs).unwrap();
+            assert!(matches!(u.plain.searchers.as_slice(), [Searcher::Literals(..)]));
+            for text in texts {
+                // The walk over the units view, which the literals alone skip.
+                let (on_units, on_text) = u.astral().unwrap();
+                let view = units::to_units(text.as_bytes());
+                let map = AstralMap::new(text.as_bytes());
+                let mut sides = [Side::new(on_units, &view, None), Side::new(on_text, text.as_bytes(), Some(&map))];
+                let mut walked = walk(&mut sides, &view, &u.by_code_point, 1000).unwrap();
+                to_code_units(&view, &mut walked);
+                assert_eq!(u.find(text.as_bytes(), 1000).unwrap(), walked, "{text}, case-insensitive {ci}");
+            }
+        }
+        // In code units: "a😀b😀ab" is a, 😀 (2 units), b, 😀, a, b.
+        let u = Union::new(&[literal("😀b", false), literal("ab", false)]).unwrap();
+        assert_eq!(u.find("a😀b😀ab".as_bytes(), 1000).unwrap(), [(0, 1, 4), (1, 6, 8)]);
     }
 
     #[test]
