@@ -56,38 +56,68 @@ test('scanLines reads a string whole: a match after a 4 KiB boundary on the last
   assert.deepEqual(a, { lines: [1], bytes: [1] })
 })
 
-// A string longer than the first read's room (64 KiB) is read again with three bytes for
-// each UTF-16 unit, or, past 64 MiB of that room (22,369,621 units), measured first and
-// given exactly its length. Both reads must take it whole: 3-byte characters only, needle
-// included (the text fills the room to its last byte but one, the byte N-API keeps for a
-// terminator), surrogate pairs, a needle at the very end, and a lone surrogate there, which
-// must still throw.
-test('long strings: read again whole past 64 KiB and past the one-read room, lone surrogates still throw', () => {
+// A string of 1024 UTF-16 units or more is read as its units and converted natively: ASCII
+// narrowed, a few other characters converted by encoding_rs (a slice of 4096 units at a
+// time, a surrogate pair kept whole across slices), many written by V8 with room for three
+// bytes a unit, or past 64 MiB of that room (22,369,621 units) exactly its length, counted.
+// Each must take the string whole: 3-byte characters only, needle included (the text fills
+// the room to its last byte but one, the byte N-API keeps for a terminator), surrogate pairs,
+// a needle at the very end, strings built by \`+\`, either side of 1024 units, and a lone
+// surrogate on each path, which must still throw.
+test('long strings: read whole on every path, lone surrogates still throw', () => {
   const a = survived(assert, runCase(`
     // A regex among them, so no JavaScript path answers for native.
     const m = new qr.Matcher(['needle', '一二三', 'n[e]{2}dle\\\\d'])
+    let built = ''
+    for (let i = 0; i < 50; i++) built += 'a'.repeat(3000) + (i % 10 ? '' : 'é')
     const cases = {
       threeByte: '€'.repeat(30000) + '一二三',
       threeByteMiss: '€'.repeat(30000) + '一二',
       pairs: '😀'.repeat(20000) + 'needle',
       latin1: 'é'.repeat(40000) + 'needle',
       ascii: 'a'.repeat(100000) + 'needle',
-      measured: 'a'.repeat(22369621) + '€needle',
-      measuredMiss: 'a'.repeat(22369621) + '€needl'
+      pairAcrossSlices: 'a'.repeat(4095) + '😀é' + 'a'.repeat(5000) + 'needle',
+      pairAcrossSlicesMiss: 'a'.repeat(4095) + '😀é' + 'a'.repeat(5000) + 'needl',
+      built: built + 'needle',
+      builtMiss: built + 'needl',
+      short: '€'.repeat(1017) + 'needle',
+      shortest: '€'.repeat(1018) + 'needle',
+      measured: '€'.repeat(22369621) + 'needle',
+      measuredMiss: '€'.repeat(22369621) + 'needl'
     }
     const got = {}
     for (const [name, text] of Object.entries(cases)) {
       got[name] = { test: m.test(text), first: m.first(text), bytes: m.test(Buffer.from(text)) }
     }
-    const lone = attempt(() => m.test('a'.repeat(70000) + '\\ud800'))
-    const loneLong = attempt(() => m.test('€'.repeat(30000) + '\\udc00needle'))
-    answer({ got, lone: [lone.name, lone.code], loneLong: [loneLong.name, loneLong.code] })
+    // The pair across two slices of the conversion is itself, not two U+FFFD.
+    const pair = new qr.Matcher(['😀é', 'x\\\\d'])
+    got.pair = [cases.pairAcrossSlices, cases.pairAcrossSlicesMiss].map((t) => pair.test(t) && pair.findAll(t)[0].start)
+    const throws = (text) => { const e = attempt(() => m.test(text)); return [e.name, e.code] }
+    answer({
+      got,
+      lone: throws('a'.repeat(70000) + '\\ud800'),
+      loneSparse: throws('a'.repeat(5000) + 'é\\udc00needle'),
+      loneLong: throws('€'.repeat(30000) + '\\udc00needle')
+    })
   `))
   const hit = { test: true, first: 0, bytes: true }
   const miss = { test: false, first: -1, bytes: false }
   assert.deepEqual(a.got, {
-    threeByte: { ...hit, first: 1 }, threeByteMiss: miss, pairs: hit, latin1: hit, ascii: hit, measured: hit, measuredMiss: miss
+    threeByte: { ...hit, first: 1 },
+    threeByteMiss: miss,
+    pairs: hit,
+    latin1: hit,
+    ascii: hit,
+    pairAcrossSlices: hit,
+    pairAcrossSlicesMiss: miss,
+    built: hit,
+    builtMiss: miss,
+    short: hit,
+    shortest: hit,
+    measured: hit,
+    measuredMiss: miss,
+    pair: [4095, 4095]
   })
-  assert.deepEqual(a.lone, ['TypeError', 'ERR_INVALID_ARG_VALUE'])
-  assert.deepEqual(a.loneLong, ['TypeError', 'ERR_INVALID_ARG_VALUE'])
+  const invalid = ['TypeError', 'ERR_INVALID_ARG_VALUE']
+  assert.deepEqual({ lone: a.lone, loneSparse: a.loneSparse, loneLong: a.loneLong }, { lone: invalid, loneSparse: invalid, loneLong: invalid })
 })

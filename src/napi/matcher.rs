@@ -40,64 +40,59 @@ impl Text<'_> {
 thread_local! {
     /// Reused for strings read on the JavaScript thread, so a call allocates nothing.
     static STRING_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// A long string's UTF-16 units, read before they are converted into `STRING_BUFFER`.
+    static UNITS_BUFFER: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Room the first read of a string is given: one N-API call reads any string whose UTF-8
-/// fits, and the room is reserved once per thread (V8 writes only the string's bytes). It
-/// was 4 KiB, and a longer string was measured (V8's `Utf8Length`, a character at a time)
-/// and read again: a 10,000-letter string took 1.9–3.5 µs to read and match where a Buffer
-/// of it took 0.17–0.31; with 64 KiB, 0.7–0.8 µs (README, "The cost of a call").
-const FIRST_READ: usize = 64 * 1024;
-
-/// Most room a longer string is given for its second read: three bytes for each UTF-16
-/// unit (its length costs nothing to ask), which holds any string's UTF-8. Past it, the
-/// string is measured first and given exactly its length.
-const MAX_ONE_READ: usize = 64 << 20;
+/// Room a short string's read is given, reserved once per thread: three bytes for each of
+/// fewer than `js::READ_WIDE_FROM` units, and N-API's terminator.
+const SHORT_READ: usize = 3 * js::READ_WIDE_FROM + 1;
 
 /// Runs `f` with the text of `v` (`name` for messages): a string (no lone surrogates) or a
-/// Buffer/Uint8Array. A string is read in one N-API call when it fits `FIRST_READ`: the call
-/// itself says whether `v` was a string, so no separate type check is made.
+/// Buffer/Uint8Array. Asking a string's length says whether `v` is one (and costs about
+/// 1% of a short `test`); a short string is then read as UTF-8 in one N-API call, a long
+/// one through its units (`Val::read_wide`).
 fn with_text<R>(name: impl std::fmt::Display, v: &Val, f: impl FnOnce(Text<'_>) -> Result<R>) -> Result<R> {
     // Taken by whichever branch reads the text.
     let mut f = Some(f);
     let as_string = STRING_BUFFER.with(|cell| -> Option<Result<R>> {
         let mut buf = cell.borrow_mut();
         buf.clear();
-        buf.reserve(FIRST_READ);
-        let mut written = 0;
-        let read = |buf: &mut Vec<u8>, capacity: usize, written: &mut usize| unsafe {
-            // V8 writes into the spare capacity; nothing is zero-filled first.
-            let s = sys::napi_get_value_string_utf8(v.env, v.raw, buf.as_mut_ptr().cast(), capacity, written);
-            buf.set_len((*written).min(capacity));
-            s
-        };
-        if read(&mut buf, FIRST_READ, &mut written) != sys::Status::napi_ok {
+        // Asking its length (it costs nothing) says whether `v` is a string.
+        let mut units = 0;
+        if unsafe { sys::napi_get_value_string_utf16(v.env, v.raw, std::ptr::null_mut(), 0, &mut units) }
+            != sys::Status::napi_ok
+        {
             return None; // not a string
         }
-        // V8 writes whole characters only, so a string cut short stops up to 3 bytes before
-        // the end of the room it was given (a 4-byte character that did not fit): read it
-        // again with room for any string of its length, or measure it first if that room
-        // would be too large.
-        if written + 4 >= FIRST_READ {
-            let room = v.string_utf16_len().saturating_mul(3).saturating_add(1);
-            let exact = if room <= MAX_ONE_READ {
-                None
-            } else {
-                let mut full = 0;
-                let measured =
-                    unsafe { sys::napi_get_value_string_utf8(v.env, v.raw, std::ptr::null_mut(), 0, &mut full) };
-                if measured != sys::Status::napi_ok {
-                    return Some(Err(Error::new(ErrorKind::Internal, "could not measure a string")));
+        if units >= js::READ_WIDE_FROM {
+            let read = UNITS_BUFFER.with(|cell| {
+                let mut wide = cell.borrow_mut();
+                let read = v.read_wide(&name, units, &mut wide, &mut buf);
+                if wide.capacity() > 1 << 20 {
+                    *wide = Vec::new(); // do not keep a large text's units alive
                 }
-                Some(full)
-            };
-            let room = exact.map_or(room, |full| full + 1);
-            buf.clear();
-            buf.reserve(room);
-            read(&mut buf, room, &mut written);
-            if exact.is_some_and(|full| written != full) {
-                return Some(Err(Error::new(ErrorKind::Internal, "a string was read short")));
+                read
+            });
+            let result = read.and_then(|()| {
+                f.take().map_or_else(|| Err(Error::new(ErrorKind::Internal, "text read twice")), |f| f(Text::Str(&buf)))
+            });
+            if buf.capacity() > 1 << 20 {
+                *buf = Vec::new();
             }
+            return Some(result);
+        }
+        buf.reserve(SHORT_READ);
+        let mut written = 0;
+        // V8 writes into the spare capacity; nothing is zero-filled first. The room holds any
+        // string of fewer than `READ_WIDE_FROM` units whole.
+        let read = unsafe {
+            let s = sys::napi_get_value_string_utf8(v.env, v.raw, buf.as_mut_ptr().cast(), SHORT_READ, &mut written);
+            buf.set_len(written.min(SHORT_READ - 1));
+            s
+        };
+        if read != sys::Status::napi_ok {
+            return Some(Err(Error::new(ErrorKind::Internal, "could not read a string")));
         }
         let result = (|| {
             // V8 writes U+FFFD for a lone surrogate: only then is the string read again.
