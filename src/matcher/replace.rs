@@ -20,6 +20,7 @@ use super::budget::{message, syntax_config, PATTERN_SIZE, SET_SIZE};
 use super::js_regex::{self, parse::Flags, units, Spans};
 use super::kept::KeptRegex;
 use super::literal;
+use super::offsets::units_in;
 use super::pattern::{self, literal_regex, Kind, Place, Plan, Syntax};
 use super::regex_set::{LookMarks, LookSpans};
 use super::PatternSpec;
@@ -494,13 +495,9 @@ fn to_code_units(view: &[u8], found: &mut [(u32, usize, usize)]) {
     }
     let (mut byte, mut unit) = (0usize, 0usize);
     let mut units_at = |target: usize| {
-        while byte < target.min(view.len()) {
-            let b = view[byte];
-            if b & 0xC0 != 0x80 {
-                unit += if b >= 0xF0 { 2 } else { 1 };
-            }
-            byte += 1;
-        }
+        let target = target.min(view.len()).max(byte);
+        unit += units_in(&view[byte..target]);
+        byte = target;
         unit
     };
     for m in found.iter_mut() {

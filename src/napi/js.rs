@@ -200,18 +200,21 @@ impl Val {
         )?;
         unsafe { units.set_len(written.min(len)) };
         let from = out.len();
-        // Narrowed and checked in one pass, which compilers vectorise.
-        let mut all = 0u16;
-        out.extend(units.iter().map(|&u| {
-            all |= u;
-            u as u8
-        }));
-        if all < 0x80 {
-            return Ok(());
-        }
-        out.truncate(from);
         let sample = &units[..units.len().min(DENSE_SAMPLE)];
-        if sample.iter().filter(|&&u| u >= 0x80).count() * SPARSE <= sample.len() {
+        let outside = sample.iter().filter(|&&u| u >= 0x80).count();
+        if outside == 0 {
+            // Narrowed and checked in one pass, which compilers vectorise.
+            let mut all = 0u16;
+            out.extend(units.iter().map(|&u| {
+                all |= u;
+                u as u8
+            }));
+            if all < 0x80 {
+                return Ok(());
+            }
+            out.truncate(from);
+        }
+        if outside * SPARSE <= sample.len() {
             push_utf8(units, out);
         } else {
             self.read_utf8(units, out)?;
@@ -683,6 +686,24 @@ mod tests {
         // Other characters led by EF: U+FFFC, U+FEFF, and a cut-short sequence.
         assert!(!has_replacement_char("\u{FFFC}\u{FEFF}".as_bytes()));
         assert!(!has_replacement_char(&[b'a', 0xEF, 0xBF]));
+    }
+
+    #[test]
+    fn units_convert_as_std_converts_them_with_pairs_across_every_slice_edge() {
+        // ASCII runs, 2- and 3-byte characters, and a pair (or a lone half) at every position
+        // around the 4096-unit slices `push_utf8` converts.
+        for at in 4090..4100 {
+            for tail in [&[0xD83D, 0xDE00][..], &[0xD83D], &[0xDE00], &[0xE9, 0x20AC]] {
+                let mut units: Vec<u16> = (0..at).map(|i| if i % 97 == 5 { 0xE9 } else { 0x61 }).collect();
+                units.extend_from_slice(tail);
+                units.extend_from_slice(&[0x4E00, 0x62]);
+                let mut out = b"kept".to_vec();
+                push_utf8(&units, &mut out);
+                let want = String::from_utf16_lossy(&units);
+                assert_eq!(&out[..4], b"kept");
+                assert_eq!(std::str::from_utf8(&out[4..]), Ok(want.as_str()), "{at} {tail:x?}");
+            }
+        }
     }
 
     #[test]
