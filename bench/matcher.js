@@ -110,10 +110,13 @@ async function longTexts ({ quick, ms, rounds, progress }) {
   const out = {}
   for (const length of quick ? [10000] : [1000, 10000, 100000]) {
     const cases = []
-    for (const first of ['@', 'letters']) {
+    for (const first of ['@', 'letters', 'accented']) {
       const literals = Array.from({ length: 3 }, () => (first === '@' ? '@' : '') + letters(6 + Math.floor(rnd() * 4)))
+      // `accented`: an é in every 100 letters, a string V8 writes as UTF-8 a character at a
+      // time (see "Reading a string" in docs/design/matcher.md).
+      const text = first === 'accented' ? (n) => Array.from({ length: Math.ceil(n / 100) }, () => letters(99) + 'é').join('').slice(0, n) : letters
       const texts = Array.from({ length: 50 }, (_, i) => {
-        const t = letters(length)
+        const t = text(length)
         if (i % 10) return t
         const l = literals[i % 3]
         const at = Math.floor(rnd() * (length - l.length))
@@ -418,10 +421,10 @@ function report (r) {
           })]
       : []),
     ...(r.longTexts
-      ? ['', 'Three random literals (`contains`) on long texts of letters, a tenth holding one; literals that start with `@` (no text holds one) and literals of letters; ns per `test` (median of rounds; min–max):', '',
+      ? ['', 'Three random literals (`contains`) on long texts of letters, a tenth holding one; literals that start with `@` (no text holds one), literals of letters, and literals of letters on texts with an é in every 100 letters; ns per `test` (median of rounds; min–max):', '',
           '| text length | first bytes | Matcher.test | Matcher.test on a Buffer | union RegExp | includes loop |', '|---|---|---|---|---|---|',
-          ...Object.entries(r.longTexts).flatMap(([length, x]) => ['@', 'letters'].map((f) =>
-            `| ${length} | ${f === '@' ? '`@`' : 'letters'} | ${['Matcher.test', 'Matcher.test on a Buffer', 'union RegExp.test', 'includes loop'].map((n) => cell(x[`${f} ${n}`])).join(' | ')} |`))]
+          ...Object.entries(r.longTexts).flatMap(([length, x]) => ['@', 'letters', 'accented'].filter((f) => x[`${f} Matcher.test`]).map((f) =>
+            `| ${length} | ${f === '@' ? '`@`' : f === 'accented' ? 'letters, é in 100' : 'letters'} | ${['Matcher.test', 'Matcher.test on a Buffer', 'union RegExp.test', 'includes loop'].map((n) => cell(x[`${f} ${n}`])).join(' | ')} |`))]
       : []),
     ...(r.globs
       ? ['', `${r.globs.globs} globs (picomatch's meaning, \`bench/lib/globs.js\`) on ${r.globs.paths} repository paths (${r.globs.matching} match; ` +
