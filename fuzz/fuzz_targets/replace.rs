@@ -1,8 +1,10 @@
-//! `replace`'s union against its definition, on texts without astral characters: from each
-//! position in turn, the first member (in order) that matches there, anchored, by the
-//! `regex` crate alone; an empty match moves one character on. Members are literals of each
-//! kind (some in Aho–Corasick, some in the regex set) and small regexes, case-insensitive or
-//! not, so the walk's merge of its searchers is what is tested.
+//! `replace`'s union against its definition: from each position in turn, the first member
+//! (in order) that matches there, anchored, by the `regex` crate alone; an empty match moves
+//! one character on. Members are literals of each kind (some in Aho–Corasick, some in the
+//! regex set) and small regexes (Rust syntax, so they read code points, as the reference
+//! does), case-insensitive or not, so the walk's merge of its searchers is what is tested.
+//! Texts and members hold an astral character too (the two-view walk, and literals alone
+//! skipping it), and texts reach 400 characters (offsets counted in long runs).
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
@@ -21,12 +23,12 @@ const SHAPES: [&str; 8] = ["{}", "{}+", "{}*", "[{}]", "{}.", "^{}", "{}$", r"(?
 
 fn body(bytes: &[u8]) -> String {
     // A small alphabet, so members meet and overlap.
-    bytes.iter().take(4).map(|b| ['a', 'b', 'c', ' ', 'é'][*b as usize % 5]).collect()
+    bytes.iter().take(4).map(|b| ['a', 'b', 'c', ' ', 'é', '😀'][*b as usize % 6]).collect()
 }
 
 fuzz_target!(|case: Case| {
     let text: String =
-        case.text.iter().take(200).map(|b| ['a', 'b', 'c', ' ', 'é', 'A', '\n'][*b as usize % 7]).collect();
+        case.text.iter().take(400).map(|b| ['a', 'b', 'c', ' ', 'é', 'A', '\n', '😀', '€'][*b as usize % 9]).collect();
     let mut specs = Vec::new();
     let mut references = Vec::new();
     for (shape, raw, ci) in case.members.iter().take(12) {
