@@ -51,6 +51,21 @@ check('a Matcher with a glob, a RegExp and a literal', async () => {
   equal(qr.isMatch('*.js', 'a.js', { kind: 'glob' }), true, 'isMatch')
 })
 
+check('a Matcher reads long strings whole (1024 units and more, read as UTF-16 units)', async () => {
+  const m = new qr.Matcher([/bot\b/i, 'curl/'])
+  const ascii = 'x'.repeat(5000) + ' curl/'
+  const sparse = 'é'.repeat(3) + 'x'.repeat(5000) + '😀 curl/'
+  const dense = '€'.repeat(5000) + ' curl/'
+  for (const [name, text] of Object.entries({ ascii, sparse, dense })) {
+    equal(m.first(text), 1, `${name}: found at the end`)
+    equal(m.first(text.slice(0, -1)), -1, `${name}: cut short, not found`)
+    equal(JSON.stringify(m.findAll(text)), JSON.stringify([{ pattern: 1, start: text.length - 5, end: text.length }]), `${name}: offsets`)
+  }
+  let lone = null
+  try { m.test('x'.repeat(5000) + '\ud800') } catch (e) { lone = e }
+  equal(lone?.code, 'ERR_INVALID_ARG_VALUE', 'a lone surrogate throws')
+})
+
 check('an aborted call rejects with AbortError, and the next call works', async () => {
   const controller = new AbortController()
   const pending = qr.generate('a'.repeat(2000), { signal: controller.signal })
