@@ -9,12 +9,32 @@ pub fn view_to_utf16(view: &[u8], offsets: &mut [usize]) {
     }
     let mut order: Vec<usize> = (0..offsets.len()).collect();
     order.sort_unstable_by_key(|&i| offsets[i]);
-    let (mut byte, mut units) = (0usize, 0usize);
+    let mut walk = UnitWalk::new(view);
     for i in order {
-        let target = offsets[i].min(view.len()).max(byte);
-        units += units_in(&view[byte..target]);
-        byte = target;
-        offsets[i] = units;
+        offsets[i] = walk.to(offsets[i]);
+    }
+}
+
+/// UTF-16 code units before ascending byte offsets of one view (UTF-8 or the units view),
+/// counted in one pass over it however many offsets are asked.
+pub struct UnitWalk<'a> {
+    view: &'a [u8],
+    byte: usize,
+    units: usize,
+}
+
+impl<'a> UnitWalk<'a> {
+    pub fn new(view: &'a [u8]) -> Self {
+        UnitWalk { view, byte: 0, units: 0 }
+    }
+
+    /// The units before byte `at` (past the end: the whole view's); an offset below the
+    /// last one asked answers as that one.
+    pub fn to(&mut self, at: usize) -> usize {
+        let at = at.min(self.view.len()).max(self.byte);
+        self.units += units_in(&self.view[self.byte..at]);
+        self.byte = at;
+        self.units
     }
 }
 

@@ -20,7 +20,7 @@ use super::budget::{message, syntax_config, PATTERN_SIZE, SET_SIZE};
 use super::js_regex::{self, parse::Flags, units, Spans};
 use super::kept::KeptRegex;
 use super::literal;
-use super::offsets::units_in;
+use super::offsets::UnitWalk;
 use super::pattern::{self, literal_regex, Kind, Place, Plan, Syntax};
 use super::regex_set::{LookMarks, LookSpans};
 use super::PatternSpec;
@@ -493,16 +493,10 @@ fn to_code_units(view: &[u8], found: &mut [(u32, usize, usize)]) {
     if view.is_ascii() {
         return;
     }
-    let (mut byte, mut unit) = (0usize, 0usize);
-    let mut units_at = |target: usize| {
-        let target = target.min(view.len()).max(byte);
-        unit += units_in(&view[byte..target]);
-        byte = target;
-        unit
-    };
+    let mut walk = UnitWalk::new(view);
     for m in found.iter_mut() {
-        m.1 = units_at(m.1);
-        m.2 = units_at(m.2);
+        m.1 = walk.to(m.1);
+        m.2 = walk.to(m.2);
     }
 }
 

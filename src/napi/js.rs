@@ -146,13 +146,14 @@ impl Val {
 
     /// The string's UTF-8 bytes, exactly as JavaScript holds it: a lone surrogate is an
     /// `ERR_INVALID_ARG_VALUE` naming `name` and the index, never silently replaced.
-    /// Read as UTF-8 in one copy; only text that holds U+FFFD (what V8 writes for a lone
-    /// surrogate) is read again as UTF-16 to tell the two apart.
+    /// A string shorter than `READ_WIDE_FROM` units is read as UTF-8 in one copy, and only
+    /// text that holds U+FFFD (what V8 writes for a lone surrogate) is read again as UTF-16
+    /// to tell the two apart; a longer one goes through `read_wide`.
     pub fn get_string(&self, name: &str) -> CoreResult<String> {
         let units = self.string_utf16_len();
         if units >= READ_WIDE_FROM {
             let mut out = Vec::new();
-            self.read_wide(name, units, &mut Vec::new(), &mut out)?;
+            self.read_wide(name, units, &mut out)?;
             return String::from_utf8(out)
                 .map_err(|_| Error::new(ErrorKind::Internal, "a string converted to invalid UTF-8"));
         }
@@ -178,12 +179,23 @@ impl Val {
     }
 
     /// Appends the UTF-8 of this string, `len` UTF-16 units long (at least `READ_WIDE_FROM`),
-    /// to `out`. Its units are copied into `units` first (V8 copies or widens them as a
-    /// block) and narrowed here when they are ASCII; a text with some other characters is
-    /// converted by encoding_rs, whose ASCII runs go at SIMD speed, and one with many is
-    /// written by V8 (`read_utf8`), which is the faster there. A lone surrogate is an
-    /// `ERR_INVALID_ARG_VALUE`, as for `get_string`.
-    pub fn read_wide(
+    /// to `out`. Its units are copied first (V8 copies or widens them as a block) into a
+    /// buffer kept per thread, and narrowed here when they are ASCII; a text with some other
+    /// characters is converted by encoding_rs, whose ASCII runs go at SIMD speed, and one
+    /// with many is written by V8 (`read_utf8`), which is the faster there. A lone surrogate
+    /// is an `ERR_INVALID_ARG_VALUE`, as for `get_string`.
+    pub fn read_wide(&self, name: impl std::fmt::Display, len: usize, out: &mut Vec<u8>) -> CoreResult<()> {
+        WIDE_UNITS.with_borrow_mut(|units| {
+            let read = self.read_wide_with(name, len, units, out);
+            // Kept for the next long string, not for the largest one ever read.
+            if units.capacity() > KEEP_UNITS {
+                *units = Vec::new();
+            }
+            read
+        })
+    }
+
+    fn read_wide_with(
         &self,
         name: impl std::fmt::Display,
         len: usize,
@@ -469,11 +481,18 @@ pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_valu
 pub const READ_WIDE_FROM: usize = 1024;
 
 /// Past this much room (three bytes a unit), a dense string's UTF-8 is counted first.
-pub const MAX_ONE_READ: usize = 64 << 20;
+const MAX_ONE_READ: usize = 64 << 20;
 
 /// A long string is converted here when at most one in `SPARSE` of its first `DENSE_SAMPLE`
 /// units is outside ASCII; denser (Japanese, say), V8's writer is the faster of the two.
 const DENSE_SAMPLE: usize = 4096;
+
+/// `read_wide` keeps a units buffer of at most this many units between calls.
+const KEEP_UNITS: usize = 1 << 20;
+
+thread_local! {
+    static WIDE_UNITS: std::cell::RefCell<Vec<u16>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 const SPARSE: usize = 8;
 
 /// Appends the UTF-8 of `units` (a lone surrogate as U+FFFD) to `out`, a slice at a time

@@ -40,8 +40,6 @@ impl Text<'_> {
 thread_local! {
     /// Reused for strings read on the JavaScript thread, so a call allocates nothing.
     static STRING_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// A long string's UTF-16 units, read before they are converted into `STRING_BUFFER`.
-    static UNITS_BUFFER: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Room a short string's read is given, reserved once per thread: three bytes for each of
@@ -66,15 +64,7 @@ fn with_text<R>(name: impl std::fmt::Display, v: &Val, f: impl FnOnce(Text<'_>) 
             return None; // not a string
         }
         if units >= js::READ_WIDE_FROM {
-            let read = UNITS_BUFFER.with(|cell| {
-                let mut wide = cell.borrow_mut();
-                let read = v.read_wide(&name, units, &mut wide, &mut buf);
-                if wide.capacity() > 1 << 20 {
-                    *wide = Vec::new(); // do not keep a large text's units alive
-                }
-                read
-            });
-            let result = read.and_then(|()| {
+            let result = v.read_wide(&name, units, &mut buf).and_then(|()| {
                 f.take().map_or_else(|| Err(Error::new(ErrorKind::Internal, "text read twice")), |f| f(Text::Str(&buf)))
             });
             if buf.capacity() > 1 << 20 {
