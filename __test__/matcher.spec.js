@@ -362,7 +362,11 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       [['😀', 'bot'], { kind: 'contains' }],
       [['a😀', 'b\uD83D\uDE01c', 'é'], { kind: 'contains' }],
       [['bot', { pattern: 'CRAWL', caseInsensitive: true }, { pattern: '😀', kind: 'suffix' }], { kind: 'contains' }],
-      [[{ pattern: 'Bot', caseInsensitive: true }, { pattern: '😀', kind: 'prefix' }, { pattern: 'x😀', kind: 'exact' }], {}]
+      [[{ pattern: 'Bot', caseInsensitive: true }, { pattern: '😀', kind: 'prefix' }, { pattern: 'x😀', kind: 'exact' }], {}],
+      // One literal: a comparison after the well-formed check (native from 256 units).
+      [['bot'], { kind: 'contains' }],
+      [['😀'], { kind: 'suffix' }],
+      [[{ pattern: 'Bot', caseInsensitive: true }], { kind: 'contains' }]
     ]
     const PIECES = ['bot', 'BOT', 'crawl', 'spider', 'a', 'b', 'c', 'é', 'Ā', '😀', '😁', '\uD83D', '\uDE00', '\uDE01', 'x', ' ']
     const rand = rng(4242)

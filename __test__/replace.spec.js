@@ -197,6 +197,45 @@ describe('replace: arguments and bounds', () => {
     assert.throws(() => m.replace('a\ud800', '-'), (e) => e instanceof TypeError && e.code === 'ERR_INVALID_ARG_VALUE')
   })
 
+  test('a few literals on texts from 200 to 3000 units (V8\'s union after a native well-formed check): lone halves anywhere are refused, pairs are not', () => {
+    const rand = rng(909)
+    const sets = [['bot', 'crawl'], ['😀'], ['é', 'a😀b', 'zz']]
+    let lone = 0
+    let paired = 0
+    for (const literals of sets) {
+      const m = new Matcher(literals, { kind: 'contains' })
+      const union = new RegExp(literals.map(escape).join('|'), 'g')
+      for (let i = 0; i < 300; i++) {
+        const units = 200 + Math.floor(rand() * 2800)
+        let text = (rand() < 0.5 ? 'q' : 'Ā').repeat(units)
+        // Halves, pairs and literals at random places, and at the ends and the 256-unit
+        // runs the native check takes.
+        const places = [0, units, 255, 256, 257, 511, 512].concat(Array.from({ length: 3 }, () => Math.floor(rand() * units)))
+        for (const at of places) {
+          if (rand() < 0.3) continue
+          const piece = ['😀', 'bot', 'é', 'a😀b', '😀😀'][Math.floor(rand() * 5)]
+          text = text.slice(0, at) + piece + text.slice(at)
+        }
+        // A third of the texts get one lone half, at one of the same places.
+        if (rand() < 0.33) {
+          const at = Math.min(places[Math.floor(rand() * places.length)], text.length)
+          // Not inside a pair: that would split it, not add a half.
+          const inside = at > 0 && at < text.length && (text.charCodeAt(at) & 0xfc00) === 0xdc00
+          text = text.slice(0, at + (inside ? 1 : 0)) + (rand() < 0.5 ? '\ud83d' : '\ude00') + text.slice(at + (inside ? 1 : 0))
+        }
+        if (!text.isWellFormed()) {
+          lone++
+          assert.throws(() => m.replace(text, '-'), (e) => e instanceof TypeError && e.code === 'ERR_INVALID_ARG_VALUE', `lone half in ${text.length} units`)
+          continue
+        }
+        if (/[\ud800-\udfff]/.test(text)) paired++
+        assert.equal(m.replace(text, '<$&>'), text.replace(union, '<$&>'))
+        assert.equal(m.replace(text, literals.map((l, j) => `[${j}]`)), text.replace(union, (x) => `[${literals.indexOf(x)}]`))
+      }
+    }
+    assert.ok(lone > 200 && paired > 200, `${lone} texts with a lone half, ${paired} with pairs only`)
+  })
+
   test('$1 and $<name> are text without groups, and refused with them; a function that throws passes its error on', () => {
     assert.equal(m.replace('a', '$1$<x>$0'), 'a'.replace(/a/g, '$1$<x>$0'))
     const groups = new Matcher([/(a)/, 'b'])

@@ -2,7 +2,7 @@
 // `Matcher`: the native class, with the few-literal answers (./literals.js) and the
 // objects of `findAll` made in JavaScript.
 const binding = require('./load.js')
-const { canCheckStrings, literalsAnswer, literalSource } = require('./literals.js')
+const { canCheckStrings, wellFormed, literalsAnswer, literalSource } = require('./literals.js')
 const { nativePatterns } = require('./patterns.js')
 const { MatcherLines } = require('./lines.js')
 
@@ -193,7 +193,7 @@ function replacer(matcher, replacement) {
   return (text) => {
     // A few literals on a well-formed string short enough to stay within the bound on
     // matches: V8's own union (see `literalUnion`).
-    if (js !== undefined && text.length < js.maxText && text.isWellFormed()) {
+    if (js !== undefined && text.length < js.maxText && wellFormed(text)) {
       if (typeof replacement === 'string') return text.replace(js.plain, replacement)
       return text.replace(js.grouped, (...args) => {
         const offset = args[js.count + 1]
