@@ -185,54 +185,39 @@ impl Val {
     /// with many is written by V8 (`read_utf8`), which is the faster there. A lone surrogate
     /// is an `ERR_INVALID_ARG_VALUE`, as for `get_string`.
     pub fn read_wide(&self, name: impl std::fmt::Display, len: usize, out: &mut Vec<u8>) -> CoreResult<()> {
-        WIDE_UNITS.with_borrow_mut(|units| {
-            let read = self.read_wide_with(name, len, units, out);
-            // Kept for the next long string, not for the largest one ever read.
-            if units.capacity() > KEEP_UNITS {
-                *units = Vec::new();
-            }
-            read
-        })
+        self.with_units(len, |units| self.read_wide_with(name, units, out))
     }
 
     /// Whether this string, `len` UTF-16 units long, holds no lone surrogate: its units are
     /// copied into the per-thread buffer and checked there.
     pub fn is_well_formed(&self, len: usize) -> CoreResult<bool> {
+        self.with_units(len, |units| Ok(!has_lone_surrogate(units)))
+    }
+
+    /// Runs `f` on this string's units (`len` of them), copied into a buffer kept per thread
+    /// for the next long string, but not past `KEEP_UNITS`.
+    fn with_units<R>(&self, len: usize, f: impl FnOnce(&[u16]) -> CoreResult<R>) -> CoreResult<R> {
         WIDE_UNITS.with_borrow_mut(|units| {
             units.clear();
             units.reserve(len + 1);
             let mut written = 0;
-            status_ok(
+            // V8 writes the units into the spare capacity, and a terminating zero.
+            let read = status_ok(
                 unsafe {
                     sys::napi_get_value_string_utf16(self.env, self.raw, units.as_mut_ptr(), len + 1, &mut written)
                 },
                 "read string",
-            )?;
-            unsafe { units.set_len(written.min(len)) };
-            let valid = !has_lone_surrogate(units);
+            );
+            unsafe { units.set_len(if read.is_ok() { written.min(len) } else { 0 }) };
+            let result = read.and_then(|()| f(units));
             if units.capacity() > KEEP_UNITS {
                 *units = Vec::new();
             }
-            Ok(valid)
+            result
         })
     }
 
-    fn read_wide_with(
-        &self,
-        name: impl std::fmt::Display,
-        len: usize,
-        units: &mut Vec<u16>,
-        out: &mut Vec<u8>,
-    ) -> CoreResult<()> {
-        units.clear();
-        units.reserve(len + 1);
-        let mut written = 0;
-        // V8 writes the units into the spare capacity, and a terminating zero.
-        status_ok(
-            unsafe { sys::napi_get_value_string_utf16(self.env, self.raw, units.as_mut_ptr(), len + 1, &mut written) },
-            "read string",
-        )?;
-        unsafe { units.set_len(written.min(len)) };
+    fn read_wide_with(&self, name: impl std::fmt::Display, units: &[u16], out: &mut Vec<u8>) -> CoreResult<()> {
         let from = out.len();
         // Narrowed and checked in one pass, which compilers vectorise.
         let mut all = 0u16;
