@@ -7,7 +7,7 @@ const { test, describe, before } = require('node:test')
 const assert = require('node:assert/strict')
 const { PNG } = require('pngjs')
 const qr = require('..')
-const { QrDecoder } = require('./helpers/decoder')
+const { QrDecoder } = require('../support/decoder')
 
 let zxing
 before(() => { zxing = new QrDecoder() })

@@ -2,7 +2,7 @@
 // The docs as a user reads them: every `js` block of README.md, docs/ and CONTRIBUTING.md runs
 // (a block under `<!-- example: FILE -->` must be FILE word for word; readme.spec.js serves
 // those over HTTP), every `sh` block names scripts and files that exist and its `npx qr-native`
-// commands run, every figure comes from the bench (bench/lib/docs.js renders each
+// commands run, every figure comes from the bench (support/docs.js renders each
 // `<!-- bench:… -->` block from bench/results/latest.json), and the README stays short.
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const os = require('node:os')
 const { execFileSync, spawnSync } = require('node:child_process')
-const docs = require('../bench/lib/docs')
+const docs = require('../support/docs')
 
 const ROOT = path.join(__dirname, '..')
 const FILES = [...docs.files(), path.join(ROOT, 'CONTRIBUTING.md'), path.join(ROOT, 'CHANGELOG.md')]
@@ -39,7 +39,7 @@ test('every bench block is what the bench renders from bench/results/latest.json
   for (const file of docs.files()) {
     const text = fs.readFileSync(file, 'utf8')
     blocks += [...text.matchAll(docs.BLOCK)].length
-    assert.equal(text, docs.rewrite(text, results), `${rel(file)}: a figure differs from the bench's; run \`node bench/lib/docs.js\``)
+    assert.equal(text, docs.rewrite(text, results), `${rel(file)}: a figure differs from the bench's; run \`node support/docs.js\``)
   }
   assert.ok(blocks >= 10, `${blocks} bench blocks`)
 })
@@ -127,4 +127,10 @@ test('every shell block names npm scripts, files and fuzz targets that exist, an
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
+})
+
+test("CONTRIBUTING.md's file map is what every file's own header says", () => {
+  const { current, block, missing } = require('../scripts/layout.js').check()
+  assert.deepEqual(missing, [], 'every mapped file opens with a header comment')
+  assert.equal(current, block, 'CONTRIBUTING.md\'s layout is stale: run `node scripts/layout.js`')
 })

@@ -3,7 +3,7 @@
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const { createApp } = require('../examples/express/server')
-const { QrDecoder } = require('./helpers/decoder')
+const { QrDecoder } = require('../support/decoder')
 
 let server
 let base

@@ -6,7 +6,7 @@ const assert = require('node:assert/strict')
 const QRCode = require('qrcode')
 const { PNG } = require('pngjs')
 const qr = require('..')
-const { QrDecoder } = require('./helpers/decoder')
+const { QrDecoder } = require('../support/decoder')
 
 let decoder
 before(() => { decoder = new QrDecoder() })

@@ -6,7 +6,7 @@ const { test, describe, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { QrDecoder } = require('./helpers/decoder')
+const { QrDecoder } = require('../support/decoder')
 
 const ROOT = path.join(__dirname, '..')
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')

@@ -1,5 +1,5 @@
 'use strict'
-// The measurement behind ERR_QR_STYLE_UNREADABLE (bench/lib/finders.js draws it): every
+// The measurement behind ERR_QR_STYLE_UNREADABLE (support/finders.js draws it): every
 // dot × corner-square × corner-dot combination, decoded by zxing-wasm (a decoder we did not
 // write) and by our own `decodeSync`. A combination `generate` accepts must be read by both
 // in every geometry; each refusal rule must be one that zxing-wasm misses in some of its
@@ -7,8 +7,8 @@
 // fails, this test fails and the list in docs/styles.md is stale.
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { measure } = require('../bench/lib/finders.js')
-const { QrDecoder } = require('./helpers/decoder.js')
+const { measure } = require('../support/finders')
+const { QrDecoder } = require('../support/decoder')
 
 test('every finder combination: accepted ones scan in zxing-wasm and decode, refused ones do not always scan in zxing-wasm', async () => {
   const zxing = new QrDecoder()

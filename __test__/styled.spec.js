@@ -9,7 +9,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const q = require('../index.js')
-const { QrDecoder } = require('./helpers/decoder.js')
+const { QrDecoder } = require('../support/decoder')
 
 let sharp, Resvg
 try { sharp = require('sharp') } catch { sharp = null }

@@ -10,7 +10,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { QRCodeStyling } = require('../styling.js')
-const { QrDecoder } = require('./helpers/decoder.js')
+const { QrDecoder } = require('../support/decoder')
 
 let peer, sharp
 try {

@@ -70,7 +70,7 @@ async function main () {
   fs.writeFileSync(path.join(dir, 'latest.md'), markdown)
   for (const [file, svg] of Object.entries(charts(out.suites))) fs.writeFileSync(path.join(dir, file), svg)
   // Every figure of README.md and docs/ is a block rendered from these results.
-  const changed = require('./lib/docs').write(out)
+  const changed = require('../support/docs').write(out)
   console.log(markdown)
   if (changed.length) console.error(`bench: rewrote the figures of ${changed.join(', ')}`)
 }

@@ -9,8 +9,8 @@ const path = require('node:path')
 const q = require('..')
 const binding = require('../lib/load.js')
 const { interleave, opsPerSecAsync, summary } = require('./lib/measure')
-const finders = require('./lib/finders')
-const { QrDecoder } = require('../__test__/helpers/decoder.js')
+const finders = require('../support/finders')
+const { QrDecoder } = require('../support/decoder')
 
 const TEXT = 'https://example.com/products/12345?ref=qr-1'
 const LOGO = fs.readFileSync(path.join(__dirname, '..', '__test__', 'fixtures', 'logos', 'pino-favicon.png'))

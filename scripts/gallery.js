@@ -9,7 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const sharp = require('sharp')
 const q = require('..')
-const { QrDecoder } = require('../__test__/helpers/decoder.js')
+const { QrDecoder } = require('../support/decoder')
 
 const ROOT = path.join(__dirname, '..')
 const LOGO = fs.readFileSync(path.join(ROOT, 'examples', 'express', 'logo.png'))

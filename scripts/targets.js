@@ -238,7 +238,7 @@ function specFiles ({ cross }) {
   const list = (dir) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.spec.js')).map((f) => `${dir}/${f}`)
   // The registry install test drives the host's npm, which picks the host's binary.
   return [...list('__test__'), ...list('__test__/hostile')]
-    .filter((f) => !(cross && f.endsWith('registry.spec.js')))
+    .filter((f) => !(cross && f.endsWith('npm-install.spec.js')))
     .filter((f) => !(cross && ci && PURE_JS_SPECS.includes(path.basename(f))))
 }
 
@@ -313,7 +313,7 @@ async function wineSmoke (file) {
   const got = fs.existsSync(result) ? JSON.parse(fs.readFileSync(result, 'utf8')) : { failure: `wine exited ${res.status}: ${fs.readFileSync(path.join(stage, 'wine.log'), 'utf8').slice(0, 2000)}` }
   const checks = []
   if (got.png) {
-    const { QrDecoder } = require('../__test__/helpers/decoder')
+    const { QrDecoder } = require('../support/decoder')
     const decoder = new QrDecoder()
     const text = await decoder.decode(Buffer.from(got.png, 'base64'))
     decoder.close()

@@ -6,7 +6,7 @@ const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const qr = require('../..')
-const { QrDecoder } = require('../helpers/decoder')
+const { QrDecoder } = require('../../support/decoder')
 
 const decoder = new QrDecoder()
 after(() => decoder.close())

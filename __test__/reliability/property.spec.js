@@ -6,7 +6,7 @@ const assert = require('node:assert/strict')
 const fc = require('fast-check')
 const { Matcher } = require('../..')
 const qr = require('../..')
-const { QrDecoder } = require('../helpers/decoder')
+const { QrDecoder } = require('../../support/decoder')
 
 const decoder = new QrDecoder()
 after(() => decoder.close())

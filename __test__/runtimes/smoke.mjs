@@ -7,7 +7,7 @@ import { Buffer } from 'node:buffer'
 import * as qr from '../../index.mjs'
 
 const require = createRequire(import.meta.url)
-const { QrDecoder } = require('../helpers/decoder.js')
+const { QrDecoder } = require('../../support/decoder')
 const compat = require('../../compat.js')
 const { QRCodeStyling } = require('../../styling.js')
 const { Readable } = require('node:stream')

@@ -1,5 +1,5 @@
 // Compiled with `tsc --noEmit --strict` in the repository (types.spec.js) and against the
-// package installed from a registry (registry.spec.js): the public API is typed, what is
+// package installed from a registry (npm-install.spec.js): the public API is typed, what is
 // right compiles, and each misuse below is a compile error (`@ts-expect-error` fails the
 // compile if it is not).
 import { concurrency, decode, decodeSync, encode, generate, generateMany, generateSync, isMatch, Matcher, setConcurrency, setMaxQueue, stats, toDataURL, toString } from 'qr-native'

@@ -1,4 +1,4 @@
-// An app written against `@types/qrcode`. registry.spec.js compiles it twice with
+// An app written against `@types/qrcode`. npm-install.spec.js compiles it twice with
 // `tsc --strict`: as it is, against `qrcode` and `@types/qrcode`, and with only the import
 // line changed to `qr-native/compat`. Both must compile.
 import * as QRCode from 'qrcode'

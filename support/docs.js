@@ -11,14 +11,14 @@
 //   ...
 //   <!-- /bench -->
 //
-// `npm run bench` rewrites every block (`write`); `node bench/lib/docs.js` does it from the
+// `npm run bench` rewrites every block (`write`); `node support/docs.js` does it from the
 // last results without measuring; __test__/docs.spec.js fails when a block differs from what
 // this file renders, or when a figure stands outside a block.
 const fs = require('node:fs')
 const path = require('node:path')
 
-const ROOT = path.join(__dirname, '..', '..')
-const SUITES = { qr: '../qr', compat: '../compat', styled: '../styled', match: '../matcher', queue: '../queue', http: '../http', decode: '../decode', system: '../system', replace: '../replace' }
+const ROOT = path.join(__dirname, '..')
+const SUITES = { qr: '../bench/qr', compat: '../bench/compat', styled: '../bench/styled', match: '../bench/matcher', queue: '../bench/queue', http: '../bench/http', decode: '../bench/decode', system: '../bench/system', replace: '../bench/replace' }
 
 /** Every Markdown file whose figures come from here. */
 function files () {

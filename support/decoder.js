@@ -38,11 +38,11 @@ class QrDecoder {
 
 module.exports = { QrDecoder }
 
-// `node __test__/helpers/decoder.js --check` (first in `npm test`): decodes one code or
+// `node support/decoder.js --check` (first in `npm test`): decodes one code or
 // fails in seconds with what to install, before any test runs.
 if (require.main === module && process.argv.includes('--check')) {
   const text = 'decoder check'
-  new QrDecoder().decode(require('../..').generateSync(text)).then((bytes) => {
+  new QrDecoder().decode(require('..').generateSync(text)).then((bytes) => {
     if (!bytes || bytes.toString() !== text) throw new Error(`the QR decoder the tests use decoded ${bytes ? `'${bytes}'` : 'nothing'} instead of '${text}'`)
     console.log('decoder check: zxing-wasm decodes our codes')
   }).catch((e) => {

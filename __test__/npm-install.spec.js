@@ -14,7 +14,7 @@ const os = require('node:os')
 const net = require('node:net')
 const path = require('node:path')
 const { spawn, execFileSync } = require('node:child_process')
-const { QrDecoder } = require('./helpers/decoder')
+const { QrDecoder } = require('../support/decoder')
 
 const ROOT = path.join(__dirname, '..')
 const VERSION = require('../package.json').version

@@ -4,8 +4,8 @@
 // refuses (ERR_QR_STYLE_UNREADABLE) is drawn anyway, by the drawer without the check, in 20
 // more geometries. __test__/styled-matrix.spec.js asserts on the answer; `npm run bench --
 // --only styled` reports it (the refusals' table in docs/styles.md).
-const q = require('../..')
-const binding = require('../../lib/load.js')
+const q = require('..')
+const binding = require('../lib/load.js')
 
 const DOTS = ['square', 'dots', 'rounded', 'extra-rounded', 'classy', 'classy-rounded']
 const RINGS = ['square', 'dot', 'extra-rounded', 'dots', 'rounded', 'classy', 'classy-rounded']
