@@ -8,16 +8,14 @@
 // (for two or more literals, of at most 384 units) are answered here. Buffers, strings with a
 // lone surrogate (an error, from native) and every other matcher go to native.
 //
-// Why: the call into native alone costs about 0.15 µs, several times what a few comparisons
-// cost. The native side classifies the patterns, so both paths agree on what they mean.
+// Why: the call into native alone costs several times what a few comparisons cost. The native side classifies the patterns, so both paths agree on what they mean.
 // Node 18 lacks `isWellFormed`: there every call goes to native.
 // docs/design/few-literals.md gives the figures.
 const canCheckStrings = typeof String.prototype.isWellFormed === 'function'
 
-// `isWellFormed` takes about 0.64 ns a unit on Node 20 to 24 (64 µs on 100,000), even for
-// a one-byte string, which cannot hold a surrogate. From this length a native check is the
-// faster (a copy of the units and one vectorised pass over neighbours: 15 µs on 100,000,
-// 0.34 against 1.29 µs on 2,000, even at about 120).
+// `isWellFormed` walks every unit on Node 20 to 24, even of a one-byte string, which cannot
+// hold a surrogate. From this length a native check is the faster (a copy of the units and
+// one vectorised pass over neighbours); the two were even at about half of it.
 const NATIVE_CHECK_FROM = 256
 const nativeWellFormed = require('./load.js').__wellFormed
 const wellFormed = (s) => (s.length < NATIVE_CHECK_FROM ? s.isWellFormed() : nativeWellFormed(s))
@@ -55,8 +53,8 @@ function literalTest(literal) {
 // V8 compiles a RegExp to machine code on its second run, or on its first with a subject of
 // 1000 units or more, and chooses its Boyer–Moore skip from the character frequencies of 128
 // units of that subject: a union of literals compiled on one random text may skip on every
-// window or on none (two 6–10-letter literals on 100 random letters: 33–40 ns or 70–130, by
-// the first text's luck; three: 46–66 or 115–440). A union here is compiled at once, on
+// window or on none, and two random literals on random letters took twice as long or more
+// by the first text's luck. A union here is compiled at once, on
 // printable ASCII in equal parts (one-byte code, and two-byte code after one U+0100), so that
 // its choice weighs every letter alike; its source is our own (`(?:…)`): V8 shares compiled
 // code between RegExps of one source, and a caller's RegExp of the same literals keeps its own.
@@ -96,8 +94,8 @@ function literalsAnswer(literals) {
   const tests = literals.map(literalTest)
   if (tests.includes(null)) return null
   // One literal is one comparison after `isWellFormed`: `includes` finds a literal's first
-  // character by `memchr`, where a RegExp steps (one literal that starts with '@', on 100
-  // random letters: 38 ns against 56 for the union below; on 3,000: 57 against 956).
+  // character by `memchr`, where a RegExp steps (one literal that starts with '@' on long
+  // random letters: many times faster than the union below).
   if (tests.length === 1) {
     const [one] = tests
     const { place, text, caseInsensitive } = literals[0]
@@ -107,7 +105,7 @@ function literalsAnswer(literals) {
   }
   // One union RegExp per case mode answers `test` in one pass (V8 compiles an alternation of
   // literals to machine code). The first also finds any surrogate, so a string without one
-  // needs no `isWellFormed`, whose call costs 7 ns of a 40-ns answer; every one-byte string
+  // needs no `isWellFormed`, whose call is a fair share of a short answer; every one-byte string
   // is such a string, and V8 compiles a RegExp for those apart, where the class can match
   // nothing (the union measured as fast with it as without).
   const groups = [false, true]
@@ -149,8 +147,8 @@ function literalsAnswer(literals) {
 // to call for anything else. The comparison is written in the method, one method per kind of
 // literal: a call through a function that every kind shares (the literal's own test) reaches
 // targets of several kinds in a process with several matchers, where V8 stops inlining it.
-// The bench's five sets of one literal, seven rounds, after matchers of other kinds had run:
-// 52–55 ns a `test` through the shared function, 44 here, 40–41 for the `includes` loop.
+// The bench's sets of one literal, after matchers of other kinds had run, were slower
+// through the shared function and as fast here as the `includes` loop.
 const soleTestMethods = {
   contains: (text) => (matcher, fallback) => ({
     test(s) { return this === matcher && typeof s === 'string' && wellFormed(s) ? s.includes(text) : fallback.call(this, s) }

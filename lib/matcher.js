@@ -19,7 +19,7 @@ function literalFor(matcher, text) {
 // A `Matcher` made as one (not a subclass, whose own methods must win) answers through
 // methods of its own, non-enumerable like the prototype's: a call is then one property load
 // and one function, where the prototype's method looks up the literal answer and checks for
-// the bound native function first (8–15 ns of a 35–50 ns call to a few literals answered in
+// the bound native function first (a quarter of a call to a few literals answered in
 // JavaScript). A matcher answered in JavaScript gets the `test` its answer made
 // (`testMethod`: one per shape of a sole literal, one for unions). Called on anything else,
 // they are the prototype's: a detached `test` throws as before, and `a.test.call(b, text)`
@@ -27,7 +27,7 @@ function literalFor(matcher, text) {
 function ownMethods(matcher, answer, handle) {
   const proto = Matcher.prototype
   // One method per name, each with its native call written in it (a call through a shared
-  // closure cost 5–8 ns of a ~110-ns call).
+  // closure cost a measurable share of a short call).
   const natives = {
     test: { test(s) { return this !== matcher ? proto.test.call(this, s) : boundTest(handle, s) } }.test,
     first: { first(s) { return this !== matcher ? proto.first.call(this, s) : boundFirst(handle, s) } }.first,
@@ -55,13 +55,13 @@ function ownMethods(matcher, answer, handle) {
 }
 
 // The native `matches` answers −1 for no match and the index of one, and only several as a
-// Uint32Array: V8 makes a small one on its own heap in tens of ns, where one made through
-// N-API costs 0.8–1 µs, more than the rest of a short call.
+// Uint32Array: V8 makes a small one on its own heap, where one made through N-API costs
+// more than the rest of a short call.
 const matchesArray = (found) => typeof found !== 'number' ? found : found < 0 ? new Uint32Array(0) : Uint32Array.of(found)
 
 // The native `findAll` answers (pattern, start, end) flat in a Uint32Array; the objects are
-// made here, where V8 makes one in nanoseconds, not through five N-API calls (about 1 µs a
-// match: 40 matches in a 160-character text took 40–60 µs, the search 1.8).
+// made here, where V8 makes one in nanoseconds, not through five N-API calls (which cost
+// many times the search on a short text with many matches).
 const findAllFlat = binding.Matcher.prototype.findAll
 
 // `replace`: the native side finds what to replace (pattern, start, end) in one call; the new
@@ -135,8 +135,8 @@ const boundMatches = binding.__boundMatches
 
 // A matcher of a few literals (the ones `test` answers in JavaScript, of one case mode)
 // replaces through V8's union RegExp of them, with `g`: V8 searches and builds the string in
-// one native call, where ours reads the string into UTF-8 first (2 literals on 100 KB of
-// text: 68 µs for V8's, 280 through native). The answer is the same by construction: the
+// one native call, where ours reads the string into UTF-8 first (the replace bench's
+// 2-literal row measures both). The answer is the same by construction: the
 // union is what `replace` is defined as. `plain` has no groups (`$1` stays text, as it does
 // natively); `grouped` has one around each literal, to say which matched. Texts long enough
 // to hold more than `MAX_FIND_ALL` matches go native, where that bound is kept.

@@ -34,9 +34,9 @@ function globOptions(name, object, defaults) {
   return out
 }
 
-// picomatch's parser takes time quadratic in a glob's nesting (30 s for 30,000 nested
-// braces): past these a glob is refused before picomatch reads it. Within them it takes at
-// most ~40 ms here, and the native side's own limits (128 nested groups) still apply.
+// picomatch's parser takes time quadratic in a glob's nesting (tens of seconds for 30,000
+// nested braces): past these a glob is refused before picomatch reads it. Within them it
+// takes a fraction of a second, and the native side's own limits (128 nested groups) still apply.
 const MAX_GLOB_UNITS = 8192
 const MAX_GLOB_GROUPS = 256
 

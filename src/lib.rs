@@ -1,9 +1,10 @@
 //! qr-native: CPU-hot functions for Node servers, in Rust.
 //!
-//! - [`qr`]: QR code encoding and rendering (PNG, SVG, text), matching the `qrcode` npm package.
-//! - [`decode`]: reading QR codes from images.
-//! - [`napi`]: the thin JavaScript binding layer.
-//! - [`error`]: the one error shape every failure takes.
+//! The cores know nothing of JavaScript: [`qr`] writes QR codes as the `qrcode` npm package
+//! does (and styled ones), [`decode`] reads them from images, [`matcher`] matches many
+//! patterns in linear time; [`error`] is the one error shape every failure takes and
+//! [`alloc`] counts native memory. [`napi`] is the binding over them. CONTRIBUTING.md maps
+//! every file, from its own header.
 
 #![deny(clippy::all)]
 

@@ -1,8 +1,7 @@
 //! ZXing's two binarizers, giving the same bits as rxing's `HybridBinarizer` and
 //! `GlobalHistogramBinarizer` (the tests compare them), written for speed: rxing sets the
-//! matrix one pixel at a time. That was a quarter of `decode`'s time on a 1000 px image for
-//! the hybrid one, and 1.1 ms of a 1000 px image's 4 ms for the global one (`perf` and
-//! timings on `examples/profile_decode`).
+//! matrix one pixel at a time, which was a quarter of `decode`'s time on a large image
+//! (`perf` on `examples/profile_decode`; the bench's stage table has the binarize time now).
 //!
 //! Hybrid: the image in 8×8 blocks; each block's black point is its mean, or, when the
 //! block is flat (its range ≤ 24), half its minimum raised to its neighbours' black point;

@@ -95,8 +95,8 @@ pub fn read(bytes: &[u8], max_pixels: u64) -> Result<Grey> {
 /// The `png` crate's reader, past the header, with the pixels' budget checked (the plain
 /// PNG's image data is then read by `png_rows`, the rest by this reader). PNG goes to
 /// the `png` crate directly, not through `image`: `image` decompresses the ICC profile
-/// (`iCCP`) and text chunks, and a 1 MB file whose `iCCP` inflates to 1 GB kept a thread
-/// busy for 480 ms in the header alone. Here those chunks are skipped unread.
+/// (`iCCP`) and text chunks, so a 1 MB file whose `iCCP` inflates to 1 GB kept a thread
+/// busy in the header alone. Here those chunks are skipped unread.
 pub fn png_reader(bytes: &[u8], max_pixels: u64) -> Result<png::Reader<Cursor<&[u8]>>> {
     let limits =
         png::Limits { bytes: usize::try_from(max_pixels.saturating_mul(8).max(1 << 20)).unwrap_or(usize::MAX) };

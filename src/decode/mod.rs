@@ -144,16 +144,13 @@ pub struct Stopped;
 /// on dark, as far as `inverted` allows. By default the cheapest step runs in every view
 /// before the next step runs in any, and the first step that reads a code ends the search:
 /// a code only one binarizer or the inverse shows is found by the cheap row-skipping search
-/// there, before the costly every-row search and detector run where it is not (measured on
-/// `bench/decode-images`, ms of decoding per image, the same 83 codes read: binarizer by
-/// binarizer, every step in each, 0.76; cheapest step first, 0.62; with both binarizations
-/// dark on light before either light on dark, 0.57). The global binarization goes first since
-/// it is ours (`binarize::global`, 1.1 ms → under 0.2 on a 1000 px image): one threshold
-/// leaves the flat parts of a noisy image flat, where the hybrid one's local thresholds
-/// speckle them and its finder search costs 7× as much (1.5 ms against 0.2 on that image).
-/// Measured, same 83 codes: 0.68–0.73 → 0.54–0.57 ms per image on that set; 331 of 360 codes
-/// either way on 360 new images from `bench/decode-engines` (`cargo run --release -- 30`), at
-/// 1.36 → 1.05 ms; every distortion faster but noise (1.28 → 1.34).
+/// there, before the costly every-row search and detector run where it is not. Of the orders
+/// tried on `bench/decode-images` (the same codes read each way), binarizer by binarizer was
+/// the slowest, and both binarizations dark on light before either light on dark the fastest.
+/// The global binarization goes first since it is the cheaper (`binarize::global`): one
+/// threshold leaves the flat parts of a noisy image flat, where the hybrid one's local
+/// thresholds speckle them and its finder search costs several times as much. The decode
+/// bench's stage table and `bench/decode-engines` (`cargo run --release -- 30`) measure it.
 /// `tryHarder` runs every step in every view and keeps every code any of them reads.
 ///
 /// When nothing is found, the image turned a quarter turn is binarized and searched again
@@ -374,8 +371,8 @@ impl Views<'_> {
     /// module `close::module_estimate` finds); on qr-native's and qr-code-styling's drawings
     /// of nine-dot finder centres, 200 to 2000 px, each size alone read fewer of them. The
     /// row-skipping search: on those drawings and zxing-cpp's photos it read what the every-row
-    /// one read, and it runs on every image nothing else read (of zxing-cpp's photos, about
-    /// 190 µs an image for the closing and the search).
+    /// one read, and it runs on every image nothing else read (its cost is the `find` stage of
+    /// the decode bench's stage table).
     fn read_closed(&mut self, inverted: bool, stop: &dyn Fn() -> bool) -> Result<Vec<Found>, Stopped> {
         self.get(Binarize::Global, inverted);
         let Some(Some(bits)) = &self.bits[Binarize::Global as usize][inverted as usize] else { return Ok(Vec::new()) };

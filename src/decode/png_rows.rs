@@ -1,19 +1,18 @@
 //! The common PNG's pixels, read faster than the `png` crate reads them: its image data
 //! inflated by libdeflate in one call, then its rows unfiltered in place.
 //!
-//! Measured on the bench's 1000 × 1000 noisy grey images (`bench/decode-images`, SmallInLarge;
-//! 680 KB of image data each, 94 % of rows Average-filtered): inflating took 3.6–5.2 ms with
-//! `fdeflate` (the `png` crate's inflater) and 2.9–3.7 with libdeflate, side by side; zlib-rs
-//! 3.7–5.5, miniz_oxide 5.6–7.3; `zune-png` read the whole file in 8–10 ms. Unfiltering is
-//! the same either way (1.3 ms: the Average filter is a chain through every byte of a row).
+//! Chosen side by side on the bench's large noisy grey images (`bench/decode-images`,
+//! SmallInLarge, most rows Average-filtered): libdeflate inflated them faster than `fdeflate`
+//! (the `png` crate's inflater), zlib-rs and miniz_oxide, and `zune-png` was slower on the
+//! whole file. Unfiltering costs the same either way (the Average filter is a chain through
+//! every byte of a row).
 //! The `png` crate does not export its unfiltering, so it is written out here: the four
 //! filters of the PNG specification (section 9), one byte at a time.
 //!
 //! Only the plain case is read here: one image, not interlaced, 8 bits a channel, grey, grey
 //! and alpha, RGB or RGBA, no `tRNS` chunk; and a palette (1, 2, 4 or 8 bits an index, with or
 //! without `tRNS`) or grey of 1, 2 or 4 bits, unpacked to a byte a pixel (palette images are
-//! how most generated codes are stored: the `png` crate took 370 µs for a 500 × 500 2-bit one
-//! of 1 KB, expanding it to RGB first). Anything else, and anything irregular in the plain
+//! how most generated codes are stored, and the `png` crate expands them to RGB first). Anything else, and anything irregular in the plain
 //! case (a chunk past the end, a bad CRC, a stream that is short, long or corrupt), is left
 //! to the `png` crate, which reads it or says what is wrong: its answers stay the answers.
 
@@ -172,8 +171,8 @@ fn unfilter(rows: &mut [u8], stride: usize, bpp: usize) -> Option<()> {
 
 /// One row's filter undone, pixel by pixel (`B` bytes each), the pixel to the left (and the
 /// one above it) carried in registers: read back from the row, each byte waited on the store
-/// before it, and the Average filter's chain through a row took 3.5 ms on a 1000 × 1000 image
-/// (`perf annotate`), against 1.3 ms.
+/// before it, and the Average filter's chain through a row was several times slower
+/// (`perf annotate`).
 fn unfilter_row<const B: usize>(filter: u8, row: &mut [u8], up: Option<&[u8]>) -> Option<()> {
     let pixels = row.chunks_exact_mut(B);
     let (mut left, mut up_left) = ([0u8; B], [0u8; B]);

@@ -15,7 +15,7 @@ pub const DFA_CACHE: usize = 32 << 20;
 /// What a set's lazy DFA cache is counted as in `memory_usage`: it grows only as matching
 /// visits new states, up to `DFA_CACHE` per thread that matches with the set. A capacity
 /// sized to the member count instead (2 MiB for the crawler list's 23 regexes) made
-/// `scanLines` over 60 MiB of varied log lines up to 1.7× slower: the cache thrashed.
+/// `scanLines` over varied log lines markedly slower: the cache thrashed.
 pub const SET_CACHE_TYPICAL: usize = 2 << 20;
 
 /// A compile failure: the offending pattern's index when it is one pattern's fault.

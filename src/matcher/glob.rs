@@ -1,5 +1,5 @@
 //! Globs as picomatch means them. picomatch (the JavaScript package every bundler and test
-//! runner uses) turns a glob into a `RegExp`; `index.js` asks it for that regex, and this
+//! runner uses) turns a glob into a `RegExp`; `lib/patterns.js` asks it for that regex, and this
 //! module turns the regex into one without look-around (`js_regex::lookahead`), so the glob
 //! joins every other pattern in the one regex set. picomatch's own test adds two things to
 //! its regex, and so does this module:

@@ -183,7 +183,7 @@ pub const DFA_BUDGET: usize = 16 << 20;
 
 /// Work the DFA's construction may take, at most: it follows failure links, which for a
 /// long literal of one repeated byte (`aaaa…`) chain back through every state before, so
-/// states × the longest literal bounds it. 64 KiB of one byte took 20 s as a DFA.
+/// states × the longest literal bounds it (64 KiB of one byte took seconds as a DFA).
 pub const DFA_BUILD_BUDGET: usize = 1 << 26;
 
 pub fn dfa_build_estimate(literals: &[(String, u32)]) -> usize {
@@ -259,38 +259,33 @@ impl Starts {
 /// Most literals whose `is_match` Teddy answers. It finds a few literals' candidates 16 or
 /// 32 bytes at a time, where `Grams` looks at every position; the more literals, the more
 /// share each of its buckets and the more candidates it verifies. Aho–Corasick leaves it out
-/// of the `Standard` (overlapping) search the other structures make. On 100 random letters
-/// (`examples/profile_matcher.rs`, `test`, the whole call), five random sets of N
-/// 6–10-letter literals took 45–58 ns against 73–94 (N = 2), 46–54 against 82–88 (3),
-/// 26–56 against 44–117 (5), 30–54 against 52–91 (10), 37–71 against 53–91 (16) and 49–85
-/// against 54–91 (20), where at 24 Teddy was behind (88–89 against 92–100). Its weak case,
-/// literals whose first bytes a long text lacks, is `TEDDY_SKIP_FROM`'s.
+/// of the `Standard` (overlapping) search the other structures make. On random letters
+/// (`examples/profile_matcher.rs`, `test`, the whole call), random sets of 2 to 20 literals
+/// were faster with Teddy, and at 24 it fell behind. Its weak case, literals whose first
+/// bytes a long text lacks, is `TEDDY_SKIP_FROM`'s.
 const TEDDY_MAX: usize = 20;
 /// Longest literal Teddy answers for. It compares a candidate with each literal of its
-/// bucket in full: twenty literals of 16 bytes sharing 15, on 1 MiB of `a`, took 54 ms
-/// against 66 the other way; of 32 bytes, 99 ms against 38; of 60,000, minutes against 9 ms.
+/// bucket in full: twenty literals sharing all but their last byte, on a long run of `a`,
+/// were about even with the other way at 16 bytes, behind at 32, and took minutes at 60,000.
 const TEDDY_MAX_LEN: usize = 16;
 /// Shortest text that Teddy searches from the first byte a literal starts with, found by
 /// `memchr`, when the literals start with at most three different bytes. Teddy reads 16 or
 /// 32 bytes a step, `memchr` 32 or 64 with less work each. Ten literals beginning with `@`,
-/// on 10 KB browser agents without one (`examples/profile_matcher.rs`, `test`, five runs):
-/// 174–184 ns against 1.0–1.8 µs; with an `@` in some of them, 0.47–0.56 µs against
-/// 0.85–0.93. Where the first bytes are common (`G`, `b`, `B`), the same as before within
-/// the noise (1.0–1.4 µs). On 100-byte texts `memchr` mostly stops within a few bytes and
-/// the extra call shows: three random literals took 57–69 ns with it against 41–49.
+/// on long browser agents without one (`examples/profile_matcher.rs`, `test`), were several
+/// times faster this way; where the first bytes are common (`G`, `b`, `B`), the same within
+/// the noise. On short texts `memchr` mostly stops within a few bytes and the extra call
+/// shows, hence the length.
 const TEDDY_SKIP_FROM: usize = 256;
 
 /// Fewest literals for which a set uses `Grams` alone. `Grams` looks at every position (or
 /// every second to fourth, `grams::MAX_STRIDE`) of a text; Aho–Corasick's prefilters skip
 /// most of a text whose bytes they rarely meet, but only for a few literals (Teddy takes up
-/// to 64; a rare byte's `memchr`, a few such bytes). On 100 random letters
-/// (`examples/profile_matcher.rs`, `test`), five random sets of N 6–10-letter literals took
-/// 43–85 ns with `Grams` against 101–249 (N = 2), 68–92 against 212–287 (N = 10 to 50);
-/// ten crawler literals on browser agents of 10 KB, 3.1–4.5 µs against 9.7–26. But ten
-/// literals that begin with `@`, which those texts lack, took 0.2 µs in Aho–Corasick (a
-/// `memchr`) and 3–4 µs in `Grams`. So below `GRAMS_MIN` both ways are kept and a `Chooser`
+/// to 64; a rare byte's `memchr`, a few such bytes). On random letters and on long browser
+/// agents (`examples/profile_matcher.rs`, `test`), random and crawler sets were faster with
+/// `Grams`; but ten literals that begin with `@`, which those texts lack, were many times
+/// faster in Aho–Corasick (a `memchr`). So below `GRAMS_MIN` both ways are kept and a `Chooser`
 /// picks by timing them; from 64 on, the DFA walk costs more as the set grows (its table
-/// leaves the L1 cache; 1500 random literals, about 6 ns a byte) and `Grams` alone is kept.
+/// leaves the L1 cache) and `Grams` alone is kept.
 const GRAMS_MIN: usize = 64;
 
 impl ContainsSet {
@@ -405,10 +400,9 @@ const PLAIN_BUDGET: usize = 2 << 20;
 /// (`aho-corasick`'s rare-byte or Teddy search, chosen from the literals) skips most of a
 /// text whose bytes it rarely meets, but on a text where its bytes are common it stops at
 /// nearly every byte and costs more than the plain DFA it was meant to avoid. Which case a
-/// matcher meets depends on its texts, known only as they come: on random 100-letter texts,
-/// three random sets of N 6–10-letter literals took 42–251 ns (N = 2), 98–353 (N = 3),
-/// 152–662 (N = 5) and 151–595 (N = 10) with the prefilter, 152 ns every time without it
-/// (`examples/literal_engines.rs`). So every `SAMPLE`th call on a thread runs both and
+/// matcher meets depends on its texts, known only as they come: on random texts, random sets
+/// of 2 to 10 literals ran from several times faster to several times slower with the
+/// prefilter, and evenly without it (`examples/literal_engines.rs`). So every `SAMPLE`th call on a thread runs both and
 /// times them, and a decaying sum of the differences picks for the calls between.
 pub struct Chooser {
     /// Sum of (first way − second way) in ns over the samples, each weight decaying by
@@ -464,7 +458,7 @@ impl Automata {
             return None;
         }
         // A DFA where it fits `DFA_BUDGET`: overlapping search (every occurrence, for `first`
-        // and `matches`) measured 2× faster than the contiguous NFA the builder picks above
+        // and `matches`) measured faster than the contiguous NFA the builder picks above
         // 100 patterns, for a few MiB with 1500 literals. A DFA's size is states × byte
         // classes × 4 bytes, and its build time follows: 10,000 random 100-byte literals
         // would take seconds and GiB, so past the budget (or `DFA_BUILD_BUDGET`) the contiguous

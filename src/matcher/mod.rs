@@ -1,11 +1,8 @@
 //! Multi-pattern string matching, with no JavaScript types: patterns compiled once into the
 //! cheapest structure for each (see `pattern.rs`), then any text matched in time linear in
-//! its length, however many patterns there are.
-//!
-//! - `literal.rs`: exact/prefix/suffix literals by length and hash, substrings by Aho–Corasick.
-//! - `regex_set.rs`: everything else in one `RegexSet` (no backtracking: linear time).
-//! - `lines.rs`: matching every line of a large buffer.
-//! - `cache.rs`: the bounded cache behind one-off `isMatch` calls.
+//! its length, however many patterns there are. Literals go to length indexes, Aho–Corasick
+//! and the four-byte filter, everything else to one regex set; CONTRIBUTING.md maps each
+//! file from its own header.
 
 pub mod any;
 pub mod budget;
@@ -81,7 +78,7 @@ pub struct PatternSpec {
     pub case_insensitive: bool,
     /// The dialect of `Regex` patterns.
     pub syntax: Syntax,
-    /// A `Glob` pattern's regex, from picomatch (`index.js` asks it).
+    /// A `Glob` pattern's regex, from picomatch (`lib/patterns.js` asks it).
     pub glob: Option<GlobRegex>,
 }
 
@@ -111,21 +108,18 @@ pub struct Matcher {
 }
 
 /// Most patterns a matcher may have for its literals to be handed to JavaScript: past 8,
-/// one native call beats a JS `RegExp` union of the literals (measured, README; it was 16
-/// before a native call got ~120 ns cheaper).
+/// one native call beats a JS `RegExp` union of the literals (docs/design/few-literals.md).
 pub const MAX_JS_LITERALS: usize = 8;
 /// Most bytes those literals may hold together (V8 refuses very large regexes).
 pub const MAX_JS_LITERAL_BYTES: usize = 4096;
 /// Most substring (`contains`) literals among them: five or more case-insensitive ones are
 /// answered here, by the four-byte filter at every few positions, faster than V8's union
-/// (five random literals on 100-letter texts: 182–355 ns native against 224–432 for the
-/// union; four: 203–322 against 183–345, a tie; three: the union ahead).
+/// (random literals on short texts: five native ahead, four a tie, three the union ahead).
 pub const MAX_JS_CONTAINS: usize = 4;
 /// Most case-sensitive substrings among them: from four on, Teddy answers them here
-/// (`literal::TEDDY_MAX`). Five random sets of N 6–10-letter literals, 100-letter texts, ns
-/// a `test` (median over the sets, one process): N = 3, 52–55 for `index.js`'s union (compiled
-/// on a neutral subject) against 104 natively; N = 4, 110–125 against 106–120, a tie, and
-/// V8's union of four took 104–388 by the set.
+/// (`literal::TEDDY_MAX`). On random sets and short texts, three were answered faster by
+/// `lib/literals.js`'s union, four were a tie natively, and V8's union of four varied
+/// widely by the set.
 pub const MAX_JS_CASE_SENSITIVE_CONTAINS: usize = 3;
 
 /// `test`'s other way, for a text without astral characters (its own units view): every
@@ -248,7 +242,7 @@ impl Matcher {
                 }
             }
         }
-        // One literal goes to JavaScript at any length (`index.js` keeps long case-insensitive
+        // One literal goes to JavaScript at any length (`lib/literals.js` keeps long case-insensitive
         // ones native itself); a list, within the byte budget and at most `MAX_JS_CONTAINS`
         // substrings.
         m.anchored = [exact, prefix, suffix].into_iter().flatten().filter(|ix| !ix.is_empty()).collect();

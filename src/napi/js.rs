@@ -430,7 +430,7 @@ impl Val {
 const PREFAULT_COPY: usize = 4 << 20;
 
 /// A copy of `bytes` in memory of our own. A large copy's cost is mostly page faults on the
-/// fresh memory (≈60 ms for 100 MiB here, against ≈30 ms of copying), so on Linux its pages
+/// fresh memory (twice the copying itself, measured on 100 MiB), so on Linux its pages
 /// are first populated in one `madvise(MADV_POPULATE_WRITE)` call instead of one fault per
 /// page. (Huge pages halved it in a quiet process but stalled for 300+ ms in compaction in
 /// a fragmented one: measured.) Advice only: where the kernel declines (before 5.14), it is

@@ -2,10 +2,10 @@
 //! here, all matching in `crate::matcher`.
 //!
 //! `Matcher` is defined with raw N-API (`napi_define_class`) rather than `#[napi]`: a
-//! `#[napi]` class method measured 0.50 µs per call before doing anything (its borrow
-//! tracking takes a lock and registers guards per call), against ~0.1 µs here, and a
-//! single-pattern `test` must stay within a few times a JS `RegExp.test` (`npm run bench`
-//! prints both). Each method is one `extern "C"` function: read the receiver and arguments,
+//! `#[napi]` class method cost several times a whole call here before doing anything (its
+//! borrow tracking takes a lock and registers guards per call), and a single-pattern `test`
+//! must stay within a few times a JS `RegExp.test` (`npm run bench -- --only match` prints
+//! both, side by side). Each method is one `extern "C"` function: read the receiver and arguments,
 //! call `crate::matcher`, convert the result; its types are in `header.d.ts`.
 
 use super::js::{self, sync_call, Val};
@@ -137,7 +137,7 @@ struct Defaults {
     kind: Kind,
     ci: bool,
     syntax: Syntax,
-    /// `isMatch` of a glob: picomatch's regex for it (`index.js` adds it).
+    /// `isMatch` of a glob: picomatch's regex for it (`lib/patterns.js` adds it).
     glob: Option<GlobRegex>,
 }
 
@@ -145,7 +145,7 @@ struct Defaults {
 /// brace or extglob a few times that as a regex).
 const MAX_GLOB_REGEX_BYTES: usize = 16 * crate::matcher::MAX_PATTERN_BYTES;
 
-/// `{ source, flags, matchBase }`: what `index.js` asked picomatch for a glob.
+/// `{ source, flags, matchBase }`: what `lib/patterns.js` asked picomatch for a glob.
 fn read_glob(name: &str, v: &Val) -> Result<GlobRegex> {
     if v.value_type() != ValueType::Object {
         return Err(js::wrong_type(name, "an object { source, flags, matchBase }", v));
@@ -594,9 +594,9 @@ fn first_body(env: sys::napi_env, m: &Matcher, text: &Val) -> Result<sys::napi_v
 }
 
 /// `matches` answers no match as −1 and one as its index, and only more as a `Uint32Array`;
-/// `index.js` makes the array of none or one. V8 makes a small one on its own heap in tens of
-/// ns, where one made through N-API (an ArrayBuffer with a backing store of its own) costs
-/// 0.8–1 µs, more than the rest of a call on a short text; so did an N-API `Array` of two.
+/// `lib/matcher.js` makes the array of none or one. V8 makes a small one on its own heap,
+/// where one made through N-API (an ArrayBuffer with a backing store of its own) cost more
+/// than the rest of a call on a short text; so did an N-API `Array` of two.
 fn matches_body(env: sys::napi_env, m: &Matcher, text: &Val) -> Result<sys::napi_value> {
     let found = with_text("text", text, |t| Ok(m.matches(t.bytes())))?;
     match found.as_slice() {
@@ -620,7 +620,7 @@ unsafe extern "C" fn matches(env: sys::napi_env, info: sys::napi_callback_info) 
 
 /// One call of a bound method, `(handle, text)`: `lib/matcher.js` binds a matcher's `test`,
 /// `first` and `matches` to its handle (`__matcherHandle`), so a call skips the receiver's
-/// type-tag check and unwrap (two private property lookups, ~90 ns of a ~200 ns call here).
+/// type-tag check and unwrap (two private property lookups, near half of a short call).
 unsafe fn bound(
     env: sys::napi_env,
     info: sys::napi_callback_info,
@@ -680,9 +680,8 @@ unsafe extern "C" fn find_all(env: sys::napi_env, info: sys::napi_callback_info)
                 let positions: Vec<usize> = found.iter().flat_map(|&(_, s, e)| [s, e]).collect();
                 Ok((found, positions))
             })?;
-            // (pattern, start, end) flat, made into objects by `index.js`: built here, each
-            // object cost five N-API calls, about 1 µs a match (a 160-character text with 40
-            // matches: 40–60 µs from JavaScript, of which the search took 1.8).
+            // (pattern, start, end) flat, made into objects by `lib/matcher.js`: built here,
+            // each object cost five N-API calls, many times the search itself.
             let flat: Vec<u32> = (found.iter().zip(positions.chunks(2)))
                 .flat_map(|(&(pattern, _, _), se)| [pattern, se[0] as u32, se[1] as u32])
                 .collect();
@@ -965,7 +964,7 @@ unsafe extern "C" fn replace_spans(env: sys::napi_env, info: sys::napi_callback_
 }
 
 /// `__wellFormed(text)`: whether the string `text` holds no lone surrogate (a copy of its
-/// units, checked natively: `String.prototype.isWellFormed` takes about 0.64 ns a unit).
+/// units, checked natively: faster than `String.prototype.isWellFormed` on long strings).
 unsafe extern "C" fn well_formed(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     unsafe {
         method(env, info, |call| {
@@ -1024,7 +1023,7 @@ const AUTO_LENGTH: isize = -1;
 
 /// `__matcherLiteral.call(matcher)`: `[{ place, text, caseInsensitive }, …]`, one per pattern
 /// in order, when the matcher is a few literal patterns only (`MAX_JS_LITERALS`, of which at
-/// most `MAX_JS_CONTAINS` substrings); else `null`. `index.js` uses
+/// most `MAX_JS_CONTAINS` substrings); else `null`. `lib/literals.js` uses
 /// it to answer such a matcher on a string in JavaScript, where comparisons cost less than
 /// the call into native.
 unsafe extern "C" fn matcher_literals(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
@@ -1226,7 +1225,7 @@ pub struct MatcherOptions {
     /// `/source/flags` read as a literal; or `'rust'`, the Rust `regex` crate's syntax.
     #[napi(ts_type = "'js' | 'rust'")]
     pub syntax: Option<String>,
-    /// `'glob'` patterns (picomatch's options, read by `index.js`): `*`, `?` and `**` also
+    /// `'glob'` patterns (picomatch's options, read by `lib/patterns.js`): `*`, `?` and `**` also
     /// match names that start with a dot.
     pub dot: Option<bool>,
     /// `'glob'`: test the last path segment only.

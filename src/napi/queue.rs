@@ -86,9 +86,9 @@ impl State {
     /// for a moment (`sched_yield`) before the next. With fewer of ours running than there
     /// are cores, the thread it yields to is someone else's (the main thread just woken to
     /// settle the result, a V8 helper, another pool user), which then runs at once instead
-    /// of after the scheduler's slice: a 1 ms timer was up to 11 ms late without it, under
-    /// 4.2 with it. With as many of ours as cores, ours would only yield to each other,
-    /// which cost 17 % of a burst's throughput at 4 threads on 2 cores.
+    /// of after the scheduler's slice (the queue bench's timer lateness shows it). With as
+    /// many of ours as cores, ours would only yield to each other, which cost a burst's
+    /// throughput.
     fn yields(&self) -> bool {
         self.running < self.cores
     }

@@ -1,5 +1,5 @@
-//! Mask patterns and the penalty rules that choose one, as `qrcode`'s
-//! `lib/core/mask-pattern.js` scores them (including format bits in the score).
+//! Mask patterns and the penalty rules that choose one, as
+//! `qrcode`'s `lib/core/mask-pattern.js` scores them (including format bits in the score).
 //!
 //! Scoring works on bitboards: each row and each column of the symbol is a line of up to
 //! 177 bits in three `u64` words, so a rule is a few shifts, ANDs and popcounts per line

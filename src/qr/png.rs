@@ -4,8 +4,8 @@
 //! The chunks are written here (they are a few fixed fields and a CRC); the pixels are
 //! compressed by the row writer (`deflate.rs`) for small codes, else by libdeflate with a
 //! compressor kept per thread (`rows_pay` says which). The `png` crate builds a new
-//! zlib stream per image, which measured 150–250 µs for a 200 px code against tens of µs
-//! here (`cargo run --release --no-default-features --example png_settings`).
+//! zlib stream per image, several times the cost of the whole write here
+//! (`cargo run --release --no-default-features --example png_settings`).
 
 use super::deflate::{fits_window, zlib_rows};
 use super::render::{Colour, Geometry, RenderOptions};

@@ -1,6 +1,6 @@
 //! Segments: runs of input encoded in one mode, and the choice of modes that gives the
-//! shortest bit stream, made exactly as the `qrcode` npm package makes it (its
-//! `lib/core/segments.js`): the same runs, the same cost graph and the same shortest-path
+//! shortest bit stream, made exactly as the `qrcode` npm package makes it
+//! (`qrcode`'s `lib/core/segments.js`): the same runs, the same cost graph and the same shortest-path
 //! tie-breaking, so that both produce identical symbols.
 
 use std::cmp::Reverse;

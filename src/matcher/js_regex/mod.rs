@@ -1,11 +1,7 @@
 //! JavaScript `RegExp` patterns in linear time: a JS source and flags become a Rust `regex`
-//! that matches exactly the texts `new RegExp(source, flags).test(text)` does.
-//!
-//! - `parse.rs` reads the JS grammar (with Annex B when there is no `u`);
-//! - `charset.rs` gives every character set its JS meaning (ASCII `\d\w\s`-sets, JS `.`, case
-//!   folding with and without `u`) and spells it for Rust;
-//! - `units.rs` is the text as UTF-16 code units, for the patterns without `u` that can match
-//!   half of a surrogate pair.
+//! that matches exactly the texts `new RegExp(source, flags).test(text)` does: the source
+//! parsed as ECMAScript parses it, each character set given its JS meaning, `\b` as V8 means
+//! it, and texts read as UTF-16 units where a pattern without `u` can split a pair.
 //!
 //! Look-around has no automaton of its own. A look-behind that starts an alternative and a
 //! look-ahead that ends one, with bodies of bounded length, are rewritten: for "does the

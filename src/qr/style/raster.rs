@@ -141,11 +141,10 @@ fn rgba(pixmap: Pixmap) -> Vec<u8> {
     data
 }
 
-/// libdeflate's level for styled PNGs. Measured on a 300 px rounded code, version 4-H, with
-/// the level changed here and `cargo run --release --no-default-features --example
-/// styled_stages [logo.png]`: level 6 took 1.0 ms for 11.0 KB (palette) and 1.5 ms for 23.1 KB (RGB, with a
-/// logo); level 9, 4.5 ms for 9.5 KB and 3.7 ms for 22.5 KB. Anti-aliased edges leave long
-/// matches rare, so the deeper search buys little.
+/// libdeflate's level for styled PNGs, chosen with `cargo run --release --no-default-features
+/// --example styled_stages [logo.png]` and the level changed here: level 9 took several times
+/// as long as 6 for files a few percent smaller. Anti-aliased edges leave long matches rare,
+/// so the deeper search buys little.
 const STYLED_DEFLATE_LEVEL: i32 = 6;
 
 const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];

@@ -1,3 +1,5 @@
+//! The styled renderer's tests: shapes, scenes, logos and the encoders, each stage on its own.
+
 use super::scene::scene;
 use super::shapes::{Outline, Seg};
 use super::*;
