@@ -4,8 +4,9 @@
 //! report failures with `qrcode`'s messages.
 
 use super::js::Val;
-use super::qr::{qrcode_error, Format, InputData, Job, QrTask, Settings, DEFAULT_QUALITY};
+use super::qr::QrTask;
 use crate::error::{Error, ErrorKind, Result};
+use crate::qr::output::{qrcode_error, Format, InputData, Job, Settings, Work, DEFAULT_QUALITY};
 use crate::qr::render::{Colour, RenderOptions};
 use crate::qr::segment::{KanjiTable, Mode};
 use crate::qr::{self, EcLevel, EncodeOptions};
@@ -190,7 +191,7 @@ pub fn compat_render(env: Env, payload: Unknown, options: Unknown) -> napi::Resu
         let (input, settings, kanji) = read(&env, payload, options)?;
         let job = if settings.format == Format::Png { Job::Generate(input) } else { Job::Text(input) };
         // The compat layer's callers pass no signal.
-        Ok((None, move |watch| QrTask { job, settings, watch, kanji, compat: true }))
+        Ok((None, move |watch| QrTask { work: Work { job, settings, kanji, compat: true }, watch }))
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }

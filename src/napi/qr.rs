@@ -5,84 +5,16 @@ use super::js::{self, Val};
 use super::signal::{self, SignalWatch};
 use super::style::{colour, read_style};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
-use crate::qr::render::{Colour, RenderOptions};
-use crate::qr::segment::{KanjiTable, Mode, Segment};
-use crate::qr::style::{self, ImageFormat, Layout, Stages, Style};
-use crate::qr::{self, png::PngWriter, EcLevel, EncodeOptions, QrInput, QrMatrix};
-use base64::Engine;
+use crate::qr::output::{self, Job, Produced, QcsLayout, Work};
+use crate::qr::render::Colour;
+use crate::qr::segment::Mode;
+use crate::qr::style::Stages;
+use crate::qr::{self, EcLevel};
 use napi::bindgen_prelude::{ToNapiValue, Uint8Array};
 use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
 use napi_derive::napi;
 
-/// Most inputs one `generateMany` call takes.
-pub const MAX_BATCH: u32 = 10_000;
-
-/// Output format.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Format {
-    Png,
-    Svg,
-    Jpeg,
-    Webp,
-    Utf8,
-    Terminal,
-}
-
-impl Format {
-    /// The data URL prefix of an image format.
-    fn data_url_prefix(self) -> &'static str {
-        match self {
-            Format::Svg => "data:image/svg+xml;base64,",
-            Format::Jpeg => "data:image/jpeg;base64,",
-            Format::Webp => "data:image/webp;base64,",
-            _ => "data:image/png;base64,",
-        }
-    }
-}
-
-/// JPEG quality when `options.quality` is absent.
-pub const DEFAULT_QUALITY: u8 = 90;
-
-/// What one input holds once copied off the JavaScript heap.
-pub enum InputData {
-    Text(String),
-    /// A copy of the caller's Buffer/Uint8Array, made on the JavaScript thread.
-    Bytes(Vec<u8>),
-    /// Segments given by the caller (the compat layer's `[{ data, mode }]`).
-    Segments(Vec<(Mode, Vec<u8>)>),
-}
-
-impl InputData {
-    pub fn as_input(&self) -> QrInput<'_> {
-        match self {
-            InputData::Text(t) => QrInput::Text(t),
-            InputData::Bytes(b) => {
-                QrInput::Segments(vec![Segment { mode: Mode::Byte, data: std::borrow::Cow::Borrowed(b) }])
-            }
-            InputData::Segments(list) => QrInput::Segments(
-                list.iter()
-                    .map(|(mode, data)| Segment { mode: *mode, data: std::borrow::Cow::Borrowed(data) })
-                    .collect(),
-            ),
-        }
-    }
-}
-
-/// Every option, checked and converted.
-#[derive(Clone)]
-pub struct Settings {
-    pub encode: EncodeOptions,
-    pub render: RenderOptions,
-    pub format: Format,
-    pub small: bool,
-    /// Terminal `small` output with inverted colours (the compat layer's `inverse`).
-    pub inverse: bool,
-    pub width: Option<f64>,
-    /// `options.style`: drawn by `qr::style` instead of the plain writers.
-    pub style: Option<Box<Style>>,
-    /// JPEG quality, 1..=100.
-    pub quality: u8,
-}
+pub use crate::qr::output::{Format, InputData, Settings, DEFAULT_QUALITY, MAX_BATCH};
 
 /// Reads `input`: a string (no lone surrogates) or a non-empty Buffer/Uint8Array.
 pub fn read_input(name: &str, v: Val) -> Result<InputData> {
@@ -148,16 +80,7 @@ pub fn read_options_checked(
     default_format: Format,
     check_style: bool,
 ) -> Result<(Settings, Option<Val>)> {
-    let mut s = Settings {
-        encode: EncodeOptions::default(),
-        render: RenderOptions::default(),
-        format: default_format,
-        small: false,
-        inverse: false,
-        width: None,
-        style: None,
-        quality: DEFAULT_QUALITY,
-    };
+    let mut s = Settings::new(default_format);
     let Some(o) = js::options_object("options", options)? else { return Ok((s, None)) };
     let mut style_val = None;
     let mut level_given = false;
@@ -176,19 +99,11 @@ pub fn read_options_checked(
             }
             "type" => {
                 let name = enum_string("options.type", &v)?;
-                s.format = match name.as_str() {
-                    "png" | "image/png" => Format::Png,
-                    "svg" => Format::Svg,
-                    "jpeg" | "image/jpeg" => Format::Jpeg,
-                    "webp" | "image/webp" => Format::Webp,
-                    "utf8" => Format::Utf8,
-                    "terminal" => Format::Terminal,
-                    _ => {
-                        return Err(Error::invalid_value(format!(
-                            "The argument 'options.type' must be one of 'png', 'svg', 'jpeg', 'webp', 'utf8', 'terminal'. Received '{name}'"
-                        )))
-                    }
-                };
+                s.format = Format::parse(&name).ok_or_else(|| {
+                    Error::invalid_value(format!(
+                        "The argument 'options.type' must be one of 'png', 'svg', 'jpeg', 'webp', 'utf8', 'terminal'. Received '{name}'"
+                    ))
+                })?;
             }
             "width" => {
                 let w = js::integer_in("options.width", &v, 1, max_side)? as f64;
@@ -233,184 +148,15 @@ pub fn read_options_checked(
     Ok((s, signal))
 }
 
-/// Draws `matrix` through `qr::style`: any `style`, and every JPEG and WebP.
-fn render_styled(matrix: &QrMatrix, s: &Settings) -> Result<Vec<u8>> {
-    render_styled_timed(matrix, s, &mut Stages::default())
-}
-
-fn render_styled_timed(matrix: &QrMatrix, s: &Settings, stages: &mut Stages) -> Result<Vec<u8>> {
-    let circle = s.style.as_ref().is_some_and(|st| st.circle);
-    let r = &s.render;
-    let layout = Layout::new(matrix.size, r.margin, r.scale, r.width, circle)?;
-    draw_in(matrix, s, layout, stages)
-}
-
-/// Draws `matrix` in qr-code-styling's layout `q`.
-fn draw_qcs(matrix: &QrMatrix, s: &Settings, q: &QcsLayout) -> Result<Vec<u8>> {
-    let circle = s.style.as_ref().is_some_and(|st| st.circle);
-    let layout = Layout::qr_code_styling(matrix.size, q.side, q.margin, circle, q.round)?;
-    draw_in(matrix, s, layout, &mut Stages::default())
-}
-
-/// Draws `matrix` in `s`'s style (plain when it has none) at `layout`.
-fn draw_in(matrix: &QrMatrix, s: &Settings, layout: Layout, stages: &mut Stages) -> Result<Vec<u8>> {
-    let plain;
-    let style = match &s.style {
-        Some(style) => style.as_ref(),
-        None => {
-            plain = Style::plain(s.render.dark, s.render.light);
-            &plain
-        }
-    };
-    let format = match s.format {
-        Format::Svg => ImageFormat::Svg,
-        Format::Jpeg => ImageFormat::Jpeg,
-        Format::Webp => ImageFormat::Webp,
-        _ => ImageFormat::Png,
-    };
-    style::draw_timed(matrix, style, layout, format, s.quality, stages)
-}
-
-/// Encodes and renders one input: the whole work of one `generate`.
-pub fn render(input: &QrInput, s: &Settings, kanji: Option<&KanjiTable>) -> Result<Vec<u8>> {
-    let matrix = qr::encode_symbol(input, &s.encode, kanji)?.matrix;
-    if s.style.is_some() || matches!(s.format, Format::Jpeg | Format::Webp) {
-        return render_styled(&matrix, s);
-    }
-    Ok(match s.format {
-        Format::Png => PngWriter::default().write(&matrix, &s.render)?,
-        other => render_text(&matrix, s, other).into_bytes(),
-    })
-}
-
-pub fn render_text(matrix: &QrMatrix, s: &Settings, format: Format) -> String {
-    let r = &s.render;
-    match format {
-        Format::Svg => qr::svg::render(matrix, r.margin, s.width, &r.dark, &r.light),
-        Format::Terminal if s.small => qr::text::terminal_small(matrix, s.inverse),
-        Format::Terminal => qr::text::terminal(matrix),
-        _ => qr::text::utf8(matrix, r.margin, &r.dark, &r.light),
-    }
-}
-
-/// What a task hands back to the main thread.
-pub enum Produced {
-    Bytes(Vec<u8>),
-    Many(Vec<Vec<u8>>),
-    Text(String),
-}
-
-/// Which function a task serves.
-pub enum Job {
-    Generate(InputData),
-    Many(Vec<InputData>),
-    DataUrl(InputData),
-    Text(InputData),
-    /// `qr-native/styling`: a matrix qr-code-styling's encoder made, drawn in its layout.
-    Matrix(Box<QrMatrix>, QcsLayout),
-    /// `qr-native/styling`: one segment encoded as qrcode-generator encodes it, drawn so.
-    Generator {
-        data: Vec<u8>,
-        mode: Mode,
-        type_number: u8,
-        layout: QcsLayout,
-    },
-}
-
-/// qr-code-styling's layout: the image's side, its margin in px, `dotsOptions.roundSize`.
-#[derive(Clone, Copy)]
-pub struct QcsLayout {
-    pub side: f64,
-    pub margin: f64,
-    pub round: bool,
-}
-
 /// One call's work on the threadpool.
 pub struct QrTask {
-    pub job: Job,
-    pub settings: Settings,
+    pub work: Work,
     pub watch: Option<SignalWatch>,
-    /// Kanji mode's Shift JIS values (compat layer with `toSJISFunc`).
-    pub kanji: Option<KanjiTable>,
-    /// Report failures with the `qrcode` package's messages (compat layer).
-    pub compat: bool,
-}
-
-fn data_url(input: &InputData, s: &Settings) -> Result<String> {
-    let bytes = render(&input.as_input(), s, None)?;
-    let prefix = s.format.data_url_prefix();
-    let mut url = String::with_capacity(prefix.len() + bytes.len().div_ceil(3) * 4);
-    url.push_str(prefix);
-    base64::engine::general_purpose::STANDARD.encode_string(&bytes, &mut url);
-    Ok(url)
-}
-
-/// `err` with the message `qrcode` gives for the same failure (for `qr-native/compat`'s jobs).
-pub fn qrcode_error(err: Error, input: &InputData, s: &Settings, kanji: Option<&KanjiTable>) -> Error {
-    if err.kind != ErrorKind::DataTooLong {
-        return err;
-    }
-    let too_big = || Error::new(ErrorKind::DataTooLong, "The amount of data is too big to be stored in a QR Code");
-    match s.encode.version {
-        None => too_big(),
-        Some(_) => {
-            let auto = EncodeOptions { version: None, ..s.encode };
-            match qr::min_version(&input.as_input(), &auto, kanji) {
-                Ok(Some(min)) => Error::new(
-                    ErrorKind::DataTooLong,
-                    format!(
-                        "\nThe chosen QR Code version cannot contain this amount of data.\nMinimum version required to store current data is: {min}.\n"
-                    ),
-                ),
-                _ => too_big(),
-            }
-        }
-    }
 }
 
 impl QrTask {
-    fn run(&self) -> Result<Produced> {
-        let flag = self.watch.as_ref().map(|w| w.flag.clone());
-        let check = || flag.as_ref().map_or(Ok(()), |f| f.check());
-        check()?;
-        let s = &self.settings;
-        let kanji = self.kanji.as_ref();
-        let compat = |input: &InputData, e: Error| {
-            if self.compat {
-                qrcode_error(e, input, s, kanji)
-            } else {
-                e
-            }
-        };
-        Ok(match &self.job {
-            Job::Generate(input) => Produced::Bytes(render(&input.as_input(), s, kanji).map_err(|e| compat(input, e))?),
-            Job::Many(inputs) => {
-                let mut out = Vec::with_capacity(inputs.len());
-                for input in inputs {
-                    check()?;
-                    out.push(render(&input.as_input(), s, kanji)?);
-                }
-                Produced::Many(out)
-            }
-            Job::DataUrl(input) => Produced::Text(data_url(input, s)?),
-            Job::Matrix(matrix, q) => Produced::Bytes(draw_qcs(matrix, s, q)?),
-            Job::Generator { data, mode, type_number, layout } => {
-                let matrix = qr::generator::symbol(data, *mode, s.encode.level, *type_number)?;
-                Produced::Bytes(draw_qcs(&matrix, s, layout)?)
-            }
-            Job::Text(input) => {
-                let matrix =
-                    qr::encode_symbol(&input.as_input(), &s.encode, kanji).map_err(|e| compat(input, e))?.matrix;
-                if s.style.is_some() {
-                    let svg = render_styled(&matrix, s)?;
-                    Produced::Text(
-                        String::from_utf8(svg).map_err(|_| Error::new(ErrorKind::Internal, "SVG is not UTF-8"))?,
-                    )
-                } else {
-                    Produced::Text(render_text(&matrix, s, s.format))
-                }
-            }
-        })
+    pub fn new(job: Job, settings: Settings, watch: Option<SignalWatch>) -> QrTask {
+        QrTask { work: Work { job, settings, kanji: None, compat: false }, watch }
     }
 }
 
@@ -427,8 +173,9 @@ impl Task for QrTask {
     fn compute(&mut self) -> napi::Result<Self::Output> {
         Ok(catch_panic(|| {
             #[cfg(feature = "inject-panic")]
-            super::maybe_panic(&self.job_name());
-            self.run()
+            super::maybe_panic(self.work.job.name());
+            let flag = self.watch.as_ref().map(|w| w.flag.clone());
+            self.work.run(&|| flag.as_ref().map_or(Ok(()), |f| f.check()))
         }))
     }
 
@@ -463,19 +210,6 @@ impl Task for QrTask {
     }
 }
 
-#[cfg(feature = "inject-panic")]
-impl QrTask {
-    fn job_name(&self) -> &'static str {
-        match self.job {
-            Job::Generate(_) => "generate",
-            Job::Many(_) => "generateMany",
-            Job::DataUrl(_) => "toDataURL",
-            Job::Text(_) => "toString",
-            Job::Matrix(..) | Job::Generator { .. } => "__stylingRender",
-        }
-    }
-}
-
 /// Starts `make`'s task with `options`, or returns a rejected promise for bad arguments.
 fn spawn(
     env: &Env,
@@ -487,7 +221,7 @@ fn spawn(
     let value = super::queue::call(raw, || {
         let (settings, signal_val) = read_options(options.map(|o| Val::new(env, o.raw())), default_format)?;
         let job = make(&settings)?;
-        Ok((signal_val, move |watch| QrTask { job, settings, watch, kanji: None, compat: false }))
+        Ok((signal_val, move |watch| QrTask::new(job, settings, watch)))
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
@@ -568,7 +302,7 @@ pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi
         super::maybe_panic("generateSync");
         let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
         let data = one_input(&env, input)?;
-        render(&data.as_input(), &settings, None)
+        output::render(&data.as_input(), &settings, None)
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
 }
@@ -654,28 +388,16 @@ pub fn styling_render(
                 Job::Generator { data: bytes.to_vec(), mode, type_number, layout: q }
             }
             None => {
-                let size = (bytes.len() as f64).sqrt() as usize;
-                if size * size != bytes.len()
-                    || !(21..=177).contains(&size)
-                    || !(size - 17).is_multiple_of(4)
-                    || bytes.iter().any(|&b| b > 1)
-                {
-                    return Err(Error::invalid_value(format!(
+                let matrix = output::matrix_of_modules(bytes, settings.encode.level).ok_or_else(|| {
+                    Error::invalid_value(format!(
                         "The argument 'input' must be the size × size modules (0 or 1) of a QR code, size 21..177. Received {} bytes",
                         bytes.len()
-                    )));
-                }
-                let matrix = QrMatrix {
-                    version: ((size - 17) / 4) as u8,
-                    level: settings.encode.level,
-                    mask: 0,
-                    size,
-                    modules: bytes.to_vec(),
-                };
+                    ))
+                })?;
                 Job::Matrix(Box::new(matrix), q)
             }
         };
-        Ok((signal_val, move |watch| QrTask { job, settings, watch, kanji: None, compat: false }))
+        Ok((signal_val, move |watch| QrTask::new(job, settings, watch)))
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
@@ -717,7 +439,7 @@ pub fn styled_unchecked_sync(env: Env, input: Unknown, options: Option<Unknown>)
     let bytes = js::sync_call(&env, || {
         let (settings, _) = read_options_checked(options.map(|o| Val::new(&env, o.raw())), Format::Png, false)?;
         let data = one_input(&env, input)?;
-        render(&data.as_input(), &settings, None)
+        output::render(&data.as_input(), &settings, None)
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
 }
@@ -748,7 +470,7 @@ pub fn styled_stages_sync(env: Env, input: Unknown, options: Option<Unknown>) ->
         let matrix = qr::encode_symbol(&data.as_input(), &settings.encode, None)?.matrix;
         let encode = at.elapsed().as_nanos() as f64;
         let mut st = Stages::default();
-        render_styled_timed(&matrix, &settings, &mut st)?;
+        output::render_styled_timed(&matrix, &settings, &mut st)?;
         Ok(JsStyledStages { encode, logo: st.logo, layout: st.layout, raster: st.raster, compress: st.compress })
     })
 }

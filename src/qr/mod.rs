@@ -8,6 +8,7 @@ pub mod deflate;
 pub mod generator;
 pub mod mask;
 pub mod matrix;
+pub mod output;
 pub mod png;
 pub mod reed_solomon;
 pub mod render;
