@@ -441,7 +441,7 @@ export interface MatcherOptions {
    */
   syntax?: 'js' | 'rust'
   /**
-   * `'glob'` patterns (picomatch's options, read by `index.js`): `*`, `?` and `**` also
+   * `'glob'` patterns (picomatch's options, read by `lib/patterns.js`): `*`, `?` and `**` also
    * match names that start with a dot.
    */
   dot?: boolean

@@ -73,6 +73,13 @@ impl Error {
         Self::new(ErrorKind::OutOfRange, message)
     }
 
+    /// Node's `ERR_OUT_OF_RANGE`, worded as Node words it: `The value of "NAME" is out of
+    /// range. It must be RULE. Received GOT`. Every range check of the binding and the cores
+    /// builds its message here.
+    pub fn range(name: impl std::fmt::Display, rule: impl std::fmt::Display, got: impl std::fmt::Display) -> Self {
+        Self::out_of_range(format!("The value of \"{name}\" is out of range. It must be {rule}. Received {got}"))
+    }
+
     pub fn aborted() -> Self {
         Self::new(ErrorKind::Aborted, "The operation was aborted")
     }

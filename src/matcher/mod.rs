@@ -170,10 +170,7 @@ impl Matcher {
     /// Cost: linear in the patterns' total length, plus the regex set's compilation.
     pub fn new(specs: &[PatternSpec]) -> Result<Matcher> {
         if specs.len() > MAX_PATTERNS {
-            return Err(Error::out_of_range(format!(
-                "The value of \"patterns.length\" is out of range. It must be <= {MAX_PATTERNS}. Received {}",
-                specs.len()
-            )));
+            return Err(Error::range("patterns.length", format_args!("<= {MAX_PATTERNS}"), specs.len()));
         }
         let mut m = Matcher {
             size: specs.len() as u32,
@@ -203,10 +200,11 @@ impl Matcher {
         let mut quick_literals = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
             if spec.pattern.len() > MAX_PATTERN_BYTES {
-                return Err(Error::out_of_range(format!(
-                    "The value of \"patterns[{i}]\" is out of range. It must be at most {MAX_PATTERN_BYTES} bytes long. Received {} bytes",
-                    spec.pattern.len()
-                )));
+                return Err(Error::range(
+                    format_args!("patterns[{i}]"),
+                    format_args!("at most {MAX_PATTERN_BYTES} bytes long"),
+                    format_args!("{} bytes", spec.pattern.len()),
+                ));
             }
             let plan =
                 pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive, spec.syntax, spec.glob.as_ref())

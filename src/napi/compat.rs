@@ -45,10 +45,7 @@ fn colour(o: &Val, rgba_key: &'static str, hex_key: &'static str, default: Colou
 fn bounded_len(list: &Val, name: &str) -> Result<u32> {
     let n = list.array_len();
     if n as usize > qr::MAX_INPUT_BYTES {
-        return Err(Error::out_of_range(format!(
-            "The value of \"{name}.length\" is out of range. It must be <= {}. Received {n}",
-            qr::MAX_INPUT_BYTES
-        )));
+        return Err(Error::range(format_args!("{name}.length"), format_args!("<= {}", qr::MAX_INPUT_BYTES), n));
     }
     Ok(n)
 }
@@ -191,7 +188,7 @@ pub fn compat_render(env: Env, payload: Unknown, options: Unknown) -> napi::Resu
         let (input, settings, kanji) = read(&env, payload, options)?;
         let job = if settings.format == Format::Png { Job::Generate(input) } else { Job::Text(input) };
         // The compat layer's callers pass no signal.
-        Ok((None, move |watch| QrTask { work: Work { job, settings, kanji, compat: true }, watch }))
+        Ok((None, move |watch| QrTask::new(Work { job, settings, kanji, compat: true }, watch)))
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }

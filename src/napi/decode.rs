@@ -4,12 +4,13 @@
 //! threadpool or inline.
 
 use super::js::{self, sync_call, Val};
-use super::signal::{self, SignalWatch};
+use super::signal;
+use super::task::{PoolTask, Work};
 use crate::decode::image::{self as img, DEFAULT_MAX_PIXELS, FORMATS, MAX_MAX_PIXELS};
 use crate::decode::{self, DecodeOptions, Found};
-use crate::error::{catch_panic, Error, ErrorKind, Result};
-use napi::bindgen_prelude::{Either, Null, Uint8Array};
-use napi::{Env, JsValue, Task, Unknown, ValueType};
+use crate::error::{Error, Result};
+use napi::bindgen_prelude::{Either, Null, ToNapiValue, Uint8Array};
+use napi::{sys, Env, JsValue, Unknown, ValueType};
 use napi_derive::napi;
 
 /// A point in image pixels.
@@ -266,48 +267,20 @@ fn request(env: &Env, image: Unknown, options: Option<Unknown>) -> Result<(Reque
     Ok((Request { image, options, max_pixels }, signal))
 }
 
-/// One `decode` call's work on the threadpool.
-pub struct DecodeTask {
-    request: Request,
-    watch: Option<SignalWatch>,
-}
+impl Work for Request {
+    type Output = Vec<Found>;
 
-impl super::queue::Queued for DecodeTask {
-    fn watch(&self) -> Option<&SignalWatch> {
-        self.watch.as_ref()
-    }
-}
-
-impl Task for DecodeTask {
-    type Output = Result<Vec<Found>>;
-    type JsValue = Vec<JsQrCode>;
-
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(catch_panic(|| {
-            #[cfg(feature = "inject-panic")]
-            super::maybe_panic("decode");
-            let flag = self.watch.as_ref().map(|w| &w.flag);
-            self.request.run(&|| flag.is_some_and(|f| f.is_set()))
-        }))
+    fn name(&self) -> &'static str {
+        "decode"
     }
 
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-        let raw = env.raw();
-        if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
-            return Err(signal::abort_error(raw, self.watch.as_ref()));
-        }
-        match output {
-            Ok(found) => Ok(found.into_iter().map(to_js).collect()),
-            Err(e) if e.kind == ErrorKind::Aborted => Err(signal::abort_error(raw, self.watch.as_ref())),
-            Err(e) => Err(js::to_napi(raw, &e)),
-        }
+    fn run(&mut self, check: &dyn Fn() -> Result<()>) -> Result<Vec<Found>> {
+        Request::run(self, &|| check().is_err())
     }
 
-    fn finally(self, env: Env) -> napi::Result<()> {
-        if let Some(w) = self.watch {
-            w.release(env.raw());
-        }
-        Ok(())
+    fn to_js(&mut self, raw: sys::napi_env, found: Vec<Found>) -> napi::Result<sys::napi_value> {
+        // SAFETY: in the env of this call, on its thread.
+        unsafe { Vec::<JsQrCode>::to_napi_value(raw, found.into_iter().map(to_js).collect()) }
     }
 }
 
@@ -318,7 +291,7 @@ pub fn decode(env: Env, image: Unknown, options: Option<Unknown>) -> napi::Resul
     let raw = env.raw();
     let value = super::queue::call(raw, || {
         let (request, signal_val) = request(&env, image, options)?;
-        Ok((signal_val, move |watch| DecodeTask { request, watch }))
+        Ok((signal_val, move |watch| PoolTask::new(request, watch)))
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }

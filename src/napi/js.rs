@@ -592,12 +592,21 @@ pub fn integer_in(name: &str, v: &Val, lo: i64, hi: i64) -> CoreResult<i64> {
     }
     let n = v.get_f64().unwrap_or(f64::NAN);
     if !(n.is_finite() && n.fract() == 0.0 && n >= lo as f64 && n <= hi as f64) {
-        return Err(Error::out_of_range(format!(
-            "The value of \"{name}\" is out of range. It must be an integer >= {lo} and <= {hi}. Received {}",
-            js_number(n)
-        )));
+        return Err(Error::range(name, format_args!("an integer >= {lo} and <= {hi}"), js_number(n)));
     }
     Ok(n as i64)
+}
+
+/// A finite number in `lo..=hi`: `TypeError` for a non-number, `RangeError` otherwise.
+pub fn number_in(name: &str, v: &Val, lo: f64, hi: f64) -> CoreResult<f64> {
+    if v.value_type() != ValueType::Number {
+        return Err(wrong_type(name, "of type number", v));
+    }
+    let n = v.get_f64().unwrap_or(f64::NAN);
+    if !(n.is_finite() && n >= lo && n <= hi) {
+        return Err(Error::range(name, format_args!(">= {lo} and <= {hi}"), js_number(n)));
+    }
+    Ok(n)
 }
 
 /// A string option.

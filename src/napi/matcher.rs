@@ -9,11 +9,12 @@
 //! call `crate::matcher`, convert the result; its types are in `header.d.ts`.
 
 use super::js::{self, sync_call, Val};
-use super::signal::{self, SignalWatch};
+use super::signal;
+use super::task::{PoolTask, Work};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::matcher::{cache::OneOffCache, lines, GlobRegex, Kind, Matcher, PatternSpec, Place, Syntax};
 use napi::bindgen_prelude::{Object, ToNapiValue, Uint32Array};
-use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
+use napi::{sys, Env, JsValue, Unknown, ValueType};
 use napi_derive::napi;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -195,10 +196,11 @@ fn read_defaults(options: Option<Val>) -> Result<Defaults> {
 /// (each UTF-16 unit is at least one UTF-8 byte) and checked again once read.
 fn pattern_string(name: &str, v: &Val) -> Result<String> {
     let too_long = |len: usize| {
-        Error::out_of_range(format!(
-            "The value of \"{name}\" is out of range. It must be at most {} bytes long. Received {len} bytes or more",
-            crate::matcher::MAX_PATTERN_BYTES
-        ))
+        Error::range(
+            name,
+            format_args!("at most {} bytes long", crate::matcher::MAX_PATTERN_BYTES),
+            format_args!("{len} bytes or more"),
+        )
     };
     let units = v.string_utf16_len();
     if units > crate::matcher::MAX_PATTERN_BYTES {
@@ -222,10 +224,7 @@ fn read_patterns(list: &Val, defaults: Defaults) -> Result<Vec<PatternSpec>> {
         ));
     }
     if n > crate::matcher::MAX_PATTERNS {
-        return Err(Error::out_of_range(format!(
-            "The value of \"patterns.length\" is out of range. It must be <= {}. Received {n}",
-            crate::matcher::MAX_PATTERNS
-        )));
+        return Err(Error::range("patterns.length", format_args!("<= {}", crate::matcher::MAX_PATTERNS), n));
     }
     let mut specs = Vec::new();
     let mut total = 0usize;
@@ -290,9 +289,7 @@ fn list_texts<R>(list: &Val, mut each: impl FnMut(u32, Text<'_>) -> Result<R>) -
     }
     let n = list.array_len();
     if n > MAX_TEXTS {
-        return Err(Error::out_of_range(format!(
-            "The value of \"texts.length\" is out of range. It must be <= {MAX_TEXTS}. Received {n}"
-        )));
+        return Err(Error::range("texts.length", format_args!("<= {MAX_TEXTS}"), n));
     }
     // Grown as texts are read, never reserved from `length`: a sparse array claims a
     // length it does not hold, and its first hole is a TypeError.
@@ -733,7 +730,7 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
                 signal::check_shape(s)?;
             }
         }
-        Ok((signal_val, move |watch| ScanTask { matcher, data, watch }))
+        Ok((signal_val, move |watch| PoolTask::new(ScanWork { matcher, data }, watch)))
     });
     value.unwrap_or(std::ptr::null_mut())
 }
@@ -792,7 +789,7 @@ unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_
         if let Some(s) = &signal_val {
             signal::check_shape(s)?;
         }
-        Ok((signal_val, move |watch| LinesTask { matcher, data, pick, max_line, last, watch }))
+        Ok((signal_val, move |watch| PoolTask::new(LinesWork { matcher, data, pick, max_line, last }, watch)))
     });
     value.unwrap_or(std::ptr::null_mut())
 }
@@ -865,76 +862,53 @@ fn buffer_of(env: sys::napi_env, data: Vec<u8>) -> Result<sys::napi_value> {
     Ok(out)
 }
 
-pub struct LinesTask {
+/// One `lines()` chunk's work: the lines it picks, as (consumed, lines, too long) and then
+/// (line, start, end, matches) each, flat.
+pub struct LinesWork {
     matcher: Arc<Matcher>,
     data: Vec<u8>,
     pick: lines::Pick,
     max_line: usize,
     last: bool,
-    watch: Option<SignalWatch>,
 }
 
-impl super::queue::Queued for LinesTask {
-    fn watch(&self) -> Option<&SignalWatch> {
-        self.watch.as_ref()
+impl Work for LinesWork {
+    type Output = Vec<u32>;
+
+    fn name(&self) -> &'static str {
+        "lines"
     }
-}
 
-impl Task for LinesTask {
-    type Output = Result<Vec<u32>>;
-    type JsValue = Unknown<'static>;
+    fn run(&mut self, check: &dyn Fn() -> Result<()>) -> Result<Vec<u32>> {
+        let s = lines::select_lines(&self.matcher, &self.data, self.last, self.pick, self.max_line, check)?;
+        let mut out = Vec::with_capacity(3 + 4 * s.picked.len());
+        out.extend([s.consumed as u32, s.lines, s.too_long.unwrap_or(u32::MAX)]);
+        for (line, start, end, matches) in s.picked {
+            out.extend([line, start, end, matches as u32]);
+        }
+        Ok(out)
+    }
 
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(catch_panic(|| {
-            maybe_panic("lines");
-            let flag = self.watch.as_ref().map(|w| w.flag.clone());
-            let aborted = || flag.as_ref().map_or(Ok(()), |f| f.check());
-            let s = lines::select_lines(&self.matcher, &self.data, self.last, self.pick, self.max_line, &aborted)?;
-            let mut out = Vec::with_capacity(3 + 4 * s.picked.len());
-            out.extend([s.consumed as u32, s.lines, s.too_long.unwrap_or(u32::MAX)]);
-            for (line, start, end, matches) in s.picked {
-                out.extend([line, start, end, matches as u32]);
-            }
+    fn to_js(&mut self, raw: sys::napi_env, mut list: Vec<u32>) -> napi::Result<sys::napi_value> {
+        let pair = (|| -> Result<sys::napi_value> {
+            let data = std::mem::take(&mut self.data);
+            let data = match picked_copy(&data, &mut list) {
+                Some(copy) => {
+                    keep_chunk(data);
+                    copy
+                }
+                None => data,
+            };
+            let meta = typed_array(raw, sys::TypedarrayType::uint32_array, &list)?;
+            let bytes = buffer_of(raw, data)?;
+            let mut out = std::ptr::null_mut();
+            // SAFETY: N-API calls in the env of this call, on its thread; `out` made just now.
+            status(unsafe { sys::napi_create_array_with_length(raw, 2, &mut out) })?;
+            status(unsafe { sys::napi_set_element(raw, out, 0, meta) })?;
+            status(unsafe { sys::napi_set_element(raw, out, 1, bytes) })?;
             Ok(out)
-        }))
-    }
-
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-        let raw = env.raw();
-        if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
-            return Err(signal::abort_error(raw, self.watch.as_ref()));
-        }
-        match output {
-            Ok(mut list) => {
-                let pair = (|| -> Result<sys::napi_value> {
-                    let data = std::mem::take(&mut self.data);
-                    let data = match picked_copy(&data, &mut list) {
-                        Some(copy) => {
-                            keep_chunk(data);
-                            copy
-                        }
-                        None => data,
-                    };
-                    let meta = typed_array(raw, sys::TypedarrayType::uint32_array, &list)?;
-                    let bytes = buffer_of(raw, data)?;
-                    let mut out = std::ptr::null_mut();
-                    status(unsafe { sys::napi_create_array_with_length(raw, 2, &mut out) })?;
-                    status(unsafe { sys::napi_set_element(raw, out, 0, meta) })?;
-                    status(unsafe { sys::napi_set_element(raw, out, 1, bytes) })?;
-                    Ok(out)
-                })();
-                pair.map(|v| unsafe { Unknown::from_raw_unchecked(raw, v) }).map_err(|e| js::to_napi(raw, &e))
-            }
-            Err(e) if e.kind == ErrorKind::Aborted => Err(signal::abort_error(raw, self.watch.as_ref())),
-            Err(e) => Err(js::to_napi(raw, &e)),
-        }
-    }
-
-    fn finally(self, env: Env) -> napi::Result<()> {
-        if let Some(w) = self.watch {
-            w.release(env.raw());
-        }
-        Ok(())
+        })();
+        pair.map_err(|e| js::to_napi(raw, &e))
     }
 }
 
@@ -1143,53 +1117,30 @@ enum ScanData {
     Text(String),
 }
 
-pub struct ScanTask {
+/// One `scanLines` call's work.
+pub struct ScanWork {
     matcher: Arc<Matcher>,
     data: ScanData,
-    watch: Option<SignalWatch>,
 }
 
-impl super::queue::Queued for ScanTask {
-    fn watch(&self) -> Option<&SignalWatch> {
-        self.watch.as_ref()
-    }
-}
+impl Work for ScanWork {
+    type Output = Vec<u32>;
 
-impl Task for ScanTask {
-    type Output = Result<Vec<u32>>;
-    type JsValue = Unknown<'static>;
-
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(catch_panic(|| {
-            maybe_panic("scanLines");
-            let bytes: &[u8] = match &self.data {
-                ScanData::Bytes(b) => b,
-                ScanData::Text(t) => t.as_bytes(),
-            };
-            let flag = self.watch.as_ref().map(|w| w.flag.clone());
-            lines::scan_lines(&self.matcher, bytes, &|| flag.as_ref().map_or(Ok(()), |f| f.check()))
-        }))
+    fn name(&self) -> &'static str {
+        "scanLines"
     }
 
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-        let raw = env.raw();
-        if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
-            return Err(signal::abort_error(raw, self.watch.as_ref()));
-        }
-        match output {
-            Ok(list) => Ok(unsafe {
-                Unknown::from_raw_unchecked(raw, Uint32Array::to_napi_value(raw, Uint32Array::from(list))?)
-            }),
-            Err(e) if e.kind == ErrorKind::Aborted => Err(signal::abort_error(raw, self.watch.as_ref())),
-            Err(e) => Err(js::to_napi(raw, &e)),
-        }
+    fn run(&mut self, check: &dyn Fn() -> Result<()>) -> Result<Vec<u32>> {
+        let bytes: &[u8] = match &self.data {
+            ScanData::Bytes(b) => b,
+            ScanData::Text(t) => t.as_bytes(),
+        };
+        lines::scan_lines(&self.matcher, bytes, check)
     }
 
-    fn finally(self, env: Env) -> napi::Result<()> {
-        if let Some(w) = self.watch {
-            w.release(env.raw());
-        }
-        Ok(())
+    fn to_js(&mut self, raw: sys::napi_env, list: Vec<u32>) -> napi::Result<sys::napi_value> {
+        // SAFETY: in the env of this call, on its thread.
+        unsafe { Uint32Array::to_napi_value(raw, Uint32Array::from(list)) }
     }
 }
 

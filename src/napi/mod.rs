@@ -13,6 +13,7 @@ pub mod qr;
 pub mod queue;
 pub mod signal;
 pub mod style;
+pub mod task;
 
 /// Test-only fault injection: panics in the entry point named by `QR_NATIVE_PANIC_IN`, to
 /// prove that a panic becomes an `ERR_INTERNAL` error instead of aborting Node.

@@ -4,14 +4,15 @@
 use super::js::{self, Val};
 use super::signal::{self, SignalWatch};
 use super::style::{colour, read_style};
-use crate::error::{catch_panic, Error, ErrorKind, Result};
+use super::task::{self, PoolTask};
+use crate::error::{Error, ErrorKind, Result};
 use crate::qr::output::{self, Job, Produced, QcsLayout, Work};
 use crate::qr::render::Colour;
 use crate::qr::segment::Mode;
 use crate::qr::style::Stages;
 use crate::qr::{self, EcLevel};
 use napi::bindgen_prelude::{ToNapiValue, Uint8Array};
-use napi::{sys, Env, JsValue, Task, Unknown, ValueType};
+use napi::{sys, Env, JsValue, Unknown, ValueType};
 use napi_derive::napi;
 
 pub use crate::qr::output::{Format, InputData, Settings, DEFAULT_QUALITY, MAX_BATCH};
@@ -148,66 +149,43 @@ pub fn read_options_checked(
     Ok((s, signal))
 }
 
-/// One call's work on the threadpool.
-pub struct QrTask {
-    pub work: Work,
-    pub watch: Option<SignalWatch>,
-}
+/// A QR call's work on the threadpool.
+pub type QrTask = PoolTask<Work>;
 
-impl QrTask {
-    pub fn new(job: Job, settings: Settings, watch: Option<SignalWatch>) -> QrTask {
-        QrTask { work: Work { job, settings, kanji: None, compat: false }, watch }
-    }
-}
+impl task::Work for Work {
+    type Output = Produced;
 
-impl super::queue::Queued for QrTask {
-    fn watch(&self) -> Option<&SignalWatch> {
-        self.watch.as_ref()
-    }
-}
-
-impl Task for QrTask {
-    type Output = Result<Produced>;
-    type JsValue = Unknown<'static>;
-
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(catch_panic(|| {
-            #[cfg(feature = "inject-panic")]
-            super::maybe_panic(self.work.job.name());
-            let flag = self.watch.as_ref().map(|w| w.flag.clone());
-            self.work.run(&|| flag.as_ref().map_or(Ok(()), |f| f.check()))
-        }))
+    fn name(&self) -> &'static str {
+        self.job.name()
     }
 
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-        let raw = env.raw();
-        if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
-            return Err(signal::abort_error(raw, self.watch.as_ref()));
-        }
-        let value = match output {
-            Ok(Produced::Bytes(bytes)) => js::buffer(raw, bytes)?,
-            Ok(Produced::Many(list)) => {
+    fn run(&mut self, check: &dyn Fn() -> Result<()>) -> Result<Produced> {
+        Work::run(self, check)
+    }
+
+    fn to_js(&mut self, raw: sys::napi_env, output: Produced) -> napi::Result<sys::napi_value> {
+        Ok(match output {
+            Produced::Bytes(bytes) => js::buffer(raw, bytes)?,
+            Produced::Many(list) => {
                 let mut array = std::ptr::null_mut();
+                // SAFETY: N-API calls in the env of this call, on its thread.
                 unsafe { napi::check_status!(sys::napi_create_array_with_length(raw, list.len(), &mut array))? };
                 for (i, bytes) in list.into_iter().enumerate() {
                     let b = js::buffer(raw, bytes)?;
+                    // SAFETY: as above; `array` was made just now.
                     unsafe { napi::check_status!(sys::napi_set_element(raw, array, i as u32, b))? };
                 }
                 array
             }
-            Ok(Produced::Text(text)) => unsafe { String::to_napi_value(raw, text)? },
-            Err(e) if e.kind == ErrorKind::Aborted => return Err(signal::abort_error(raw, self.watch.as_ref())),
-            Err(e) => return Err(js::to_napi(raw, &e)),
-        };
-        Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
+            // SAFETY: as above.
+            Produced::Text(text) => unsafe { String::to_napi_value(raw, text)? },
+        })
     }
+}
 
-    fn finally(self, env: Env) -> napi::Result<()> {
-        if let Some(w) = self.watch {
-            w.release(env.raw());
-        }
-        Ok(())
-    }
+/// A job with the settings of `generate` and its siblings (no Kanji table, `qr-native`'s messages).
+fn plain(job: Job, settings: Settings, watch: Option<SignalWatch>) -> QrTask {
+    PoolTask::new(Work { job, settings, kanji: None, compat: false }, watch)
 }
 
 /// Starts `make`'s task with `options`, or returns a rejected promise for bad arguments.
@@ -221,7 +199,7 @@ fn spawn(
     let value = super::queue::call(raw, || {
         let (settings, signal_val) = read_options(options.map(|o| Val::new(env, o.raw())), default_format)?;
         let job = make(&settings)?;
-        Ok((signal_val, move |watch| QrTask::new(job, settings, watch)))
+        Ok((signal_val, move |watch| plain(job, settings, watch)))
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
@@ -248,9 +226,7 @@ pub fn generate_many(env: Env, inputs: Unknown, options: Option<Unknown>) -> nap
         }
         let n = list.array_len();
         if n > MAX_BATCH {
-            return Err(Error::out_of_range(format!(
-                "The value of \"inputs.length\" is out of range. It must be <= {MAX_BATCH}. Received {n}"
-            )));
+            return Err(Error::range("inputs.length", format_args!("<= {MAX_BATCH}"), n));
         }
         let mut items = Vec::with_capacity(n as usize);
         for i in 0..n {
@@ -339,18 +315,7 @@ pub fn styling_render(
         };
         let num = |key: &str, lo: i64, hi: i64| -> Result<f64> {
             match l.prop(key)? {
-                Some(v) if v.value_type() == ValueType::Number => {
-                    let n = v.get_f64().unwrap_or(f64::NAN);
-                    if n.is_finite() && n >= lo as f64 && n <= hi as f64 {
-                        Ok(n)
-                    } else {
-                        Err(Error::out_of_range(format!(
-                            "The value of \"{key}\" is out of range. It must be >= {lo} and <= {hi}. Received {}",
-                            js::js_number(n)
-                        )))
-                    }
-                }
-                Some(v) => Err(js::wrong_type(key, "of type number", &v)),
+                Some(v) => js::number_in(key, &v, lo as f64, hi as f64),
                 None => Err(Error::invalid_type(format!(
                     "The \"{key}\" argument must be of type number. Received undefined"
                 ))),
@@ -397,7 +362,7 @@ pub fn styling_render(
                 Job::Matrix(Box::new(matrix), q)
             }
         };
-        Ok((signal_val, move |watch| QrTask::new(job, settings, watch)))
+        Ok((signal_val, move |watch| plain(job, settings, watch)))
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }

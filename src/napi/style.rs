@@ -24,20 +24,7 @@ pub fn colour(name: &str, v: Option<Val>, default: Colour) -> Result<Colour> {
     })
 }
 
-/// A finite number in `lo..=hi`: `TypeError` for a non-number, `RangeError` otherwise.
-fn number_in(name: &str, v: &Val, lo: f64, hi: f64) -> Result<f64> {
-    if v.value_type() != ValueType::Number {
-        return Err(js::wrong_type(name, "of type number", v));
-    }
-    let n = v.get_f64().unwrap_or(f64::NAN);
-    if !(n.is_finite() && n >= lo && n <= hi) {
-        return Err(Error::out_of_range(format!(
-            "The value of \"{name}\" is out of range. It must be >= {lo} and <= {hi}. Received {}",
-            js::js_number(n)
-        )));
-    }
-    Ok(n)
-}
+use js::number_in;
 
 fn object(name: &str, v: &Val) -> Result<()> {
     if v.value_type() != ValueType::Object || v.is_array() {
@@ -84,9 +71,7 @@ fn gradient(name: &str, v: &Val) -> Result<Gradient> {
     }
     let n = list.array_len();
     if !(2..=MAX_STOPS as u32).contains(&n) {
-        return Err(Error::out_of_range(format!(
-            "The value of \"{stops_name}.length\" is out of range. It must be >= 2 and <= {MAX_STOPS}. Received {n}"
-        )));
+        return Err(Error::range(format_args!("{stops_name}.length"), format_args!(">= 2 and <= {MAX_STOPS}"), n));
     }
     let mut stops = Vec::with_capacity(n as usize);
     for i in 0..n {
@@ -139,11 +124,11 @@ fn read_logo(v: &Val) -> Result<LogoSpec> {
             ))
         }
         Some(bytes) if bytes.len() > logo::MAX_FILE_BYTES => {
-            return Err(Error::out_of_range(format!(
-            "The value of \"options.style.logo.image.length\" is out of range. It must be <= {} (16 MiB). Received {}",
-            logo::MAX_FILE_BYTES,
-            bytes.len()
-        )))
+            return Err(Error::range(
+                "options.style.logo.image.length",
+                format_args!("<= {} (16 MiB)", logo::MAX_FILE_BYTES),
+                bytes.len(),
+            ))
         }
         Some(bytes) => bytes.to_vec(),
         None => return Err(js::wrong_type("options.style.logo.image", "an instance of Buffer or Uint8Array", &image)),
@@ -153,9 +138,7 @@ fn read_logo(v: &Val) -> Result<LogoSpec> {
         Some(s) => {
             let n = number_in("options.style.logo.size", &s, 0.0, logo::MAX_SIZE)?;
             if n == 0.0 {
-                return Err(Error::out_of_range(
-                    "The value of \"options.style.logo.size\" is out of range. It must be > 0 and <= 0.5. Received 0",
-                ));
+                return Err(Error::range("options.style.logo.size", "> 0 and <= 0.5", 0));
             }
             Some(n)
         }

@@ -298,9 +298,7 @@ impl Layout {
     /// `round` as its `dotsOptions.roundSize` does, and the symbol centred.
     pub fn qr_code_styling(count: usize, side: f64, margin: f64, circle: bool, round: bool) -> Result<Layout> {
         if !(side >= count as f64 && side <= MAX_SIDE as f64) {
-            return Err(Error::out_of_range(format!(
-                "The value of \"width\" is out of range. It must be >= {count} (the code's modules) and <= {MAX_SIDE}. Received {side}"
-            )));
+            return Err(Error::range("width", format_args!(">= {count} (the code's modules) and <= {MAX_SIDE}"), side));
         }
         let r = |v: f64| if round { v.floor() } else { v };
         let min_size = side - 2.0 * margin.clamp(0.0, side);
