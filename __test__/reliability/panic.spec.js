@@ -1,7 +1,7 @@
 'use strict'
 // A panic inside the addon must become an Error with code ERR_INTERNAL, never an abort of
-// Node. A test-only build (cargo feature `inject-panic`, a debug build in its own target
-// directory) panics on demand in the entry point named by QR_NATIVE_PANIC_IN; each entry
+// Node. A test-only build (cargo feature `inject-panic`, a debug build beside `cargo test`'s,
+// whose compiled dependencies it reuses) panics on demand in the entry point named by QR_NATIVE_PANIC_IN; each entry
 // point is called in a child process, which must then go on working and exit normally.
 const { test, before } = require('node:test')
 const assert = require('node:assert/strict')
@@ -14,10 +14,9 @@ const ROOT = path.join(__dirname, '..', '..')
 let addon
 
 before(() => {
-  const target = path.join(ROOT, 'target', 'inject-panic')
-  execFileSync('cargo', ['build', '--lib', '--quiet', '--features', 'inject-panic', '--target-dir', target], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync('cargo', ['build', '--lib', '--quiet', '--features', 'inject-panic'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
   addon = path.join(os.tmpdir(), `qr-native-inject-panic-${process.pid}.node`)
-  fs.copyFileSync(path.join(target, 'debug', 'libqr_native.so'), addon)
+  fs.copyFileSync(path.join(ROOT, 'target', 'debug', 'libqr_native.so'), addon)
 })
 
 // Each entry point, and a call that reaches it.
