@@ -1,4 +1,6 @@
-//! Matching every line of a large buffer without splitting it into strings.
+//! Matching every line of a large buffer without splitting it into strings, and the chunks
+//! of a `lines()` stream: what one chunk picks, in the wire format `lib/lines.js` reads, and
+//! the buffers chunks are copied into.
 
 use super::Matcher;
 use crate::error::Result;
@@ -205,6 +207,71 @@ pub fn select_lines(
     Ok(out)
 }
 
+impl Selected {
+    /// The wire format `lib/lines.js` reads: (consumed, lines, too long or `u32::MAX`), then
+    /// (line, start, end, matches as 0 or 1) for each line picked, flat.
+    pub fn to_wire(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(3 + 4 * self.picked.len());
+        out.extend([self.consumed as u32, self.lines, self.too_long.unwrap_or(u32::MAX)]);
+        for &(line, start, end, matches) in &self.picked {
+            out.extend([line, start, end, matches as u32]);
+        }
+        out
+    }
+}
+
+// The chunks of a `lines()` stream, in memory of our own: the binding copies each chunk
+// (with the unfinished line before it) into a buffer from here on the JavaScript thread, and
+// gives the buffer back once the lines it picked went out as a copy of their own.
+
+thread_local! {
+    /// Chunk copies of `lines()` streams whose lines went out as copies of their own, kept
+    /// for the next chunks of this thread: a fresh megabyte costs its page faults each time,
+    /// about as much as the copy into it. A few, of bounded size (`SPARE_*`).
+    static SPARE_CHUNKS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Most chunk copies kept (`SPARE_CHUNKS`): one a chunk in flight (`lib/lines.js`) and one more.
+const SPARE_MOST: usize = 3;
+/// Largest chunk copy kept.
+const SPARE_BYTES: usize = 4 << 20;
+
+/// An empty buffer for a chunk of `len` bytes, a kept one when it is large enough.
+pub fn spare_chunk(len: usize) -> Vec<u8> {
+    let kept = SPARE_CHUNKS
+        .with_borrow_mut(|spare| spare.iter().position(|v| v.capacity() >= len).map(|i| spare.swap_remove(i)));
+    kept.unwrap_or_else(|| Vec::with_capacity(len))
+}
+
+/// Keeps `chunk` for a later `spare_chunk`, if it is not too large and too many are not kept.
+pub fn keep_chunk(mut chunk: Vec<u8>) {
+    chunk.clear();
+    SPARE_CHUNKS.with_borrow_mut(|spare| {
+        if chunk.capacity() <= SPARE_BYTES && spare.len() < SPARE_MOST {
+            spare.push(chunk);
+        }
+    });
+}
+
+/// The lines `list` (`Selected::to_wire`) picks (from its fourth entry, (line, start, end, matches) each) copied out
+/// of `data` into a buffer of their own, `list`'s offsets moved to point into it; `None` when
+/// they hold over a quarter of `data`'s bytes, where handing `data` itself over is cheaper.
+pub fn picked_copy(data: &[u8], list: &mut [u32]) -> Option<Vec<u8>> {
+    let picked = || list[3..].chunks_exact(4).map(|p| (p[1] as usize, p[2] as usize));
+    let bytes: usize = picked().map(|(start, end)| end - start).sum();
+    if bytes > data.len() / 4 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes);
+    for p in list[3..].chunks_exact_mut(4) {
+        let at = out.len() as u32;
+        out.extend_from_slice(&data[p[1] as usize..p[2] as usize]);
+        p[2] = at + (p[2] - p[1]);
+        p[1] = at;
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,5 +433,40 @@ mod tests {
         let data = vec![b'\n'; 3 << 20];
         let err = scan_lines(&m, &data, &|| Err(crate::error::Error::aborted())).unwrap_err();
         assert_eq!(err.kind, crate::error::ErrorKind::Aborted);
+    }
+
+    #[test]
+    fn the_wire_format_is_three_counts_then_four_numbers_a_line() {
+        let s = Selected { consumed: 10, lines: 3, picked: vec![(0, 0, 2, true), (2, 6, 9, false)], too_long: None };
+        assert_eq!(s.to_wire(), vec![10, 3, u32::MAX, 0, 0, 2, 1, 2, 6, 9, 0]);
+        let s = Selected { too_long: Some(1), ..Default::default() };
+        assert_eq!(s.to_wire(), vec![0, 0, 1]);
+    }
+
+    #[test]
+    fn picked_lines_are_copied_out_only_when_they_are_a_quarter_or_less() {
+        let data = b"alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n";
+        let mut list = vec![0, 0, u32::MAX, 1, 6, 10, 1];
+        let copy = picked_copy(data, &mut list).expect("4 bytes of 48");
+        assert_eq!(copy, b"beta");
+        assert_eq!(&list[3..], &[1, 0, 4, 1], "offsets point into the copy");
+        let mut all = vec![0, 0, u32::MAX, 0, 0, 5, 1, 1, 6, 10, 1, 2, 11, 16, 1];
+        assert_eq!(picked_copy(data, &mut all), None, "14 bytes of 48: the chunk itself goes");
+        assert_eq!(&all[3..6], &[0, 0, 5], "offsets untouched");
+    }
+
+    #[test]
+    fn spare_chunks_are_reused_few_and_small() {
+        for _ in 0..SPARE_MOST + 2 {
+            keep_chunk(Vec::with_capacity(1 << 10));
+        }
+        keep_chunk(Vec::with_capacity(SPARE_BYTES + 1));
+        let kept = SPARE_CHUNKS.with_borrow(|spare| spare.iter().map(Vec::capacity).collect::<Vec<_>>());
+        assert_eq!(kept.len(), SPARE_MOST, "at most SPARE_MOST kept");
+        assert!(kept.iter().all(|&c| c <= SPARE_BYTES), "none over SPARE_BYTES");
+        let reused = spare_chunk(100);
+        assert!(reused.is_empty() && reused.capacity() >= 1 << 10);
+        assert_eq!(SPARE_CHUNKS.with_borrow(Vec::len), SPARE_MOST - 1, "taken from the kept ones");
+        assert!(spare_chunk(1 << 20).capacity() >= 1 << 20, "too large for any kept: a new one");
     }
 }

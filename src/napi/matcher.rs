@@ -8,6 +8,7 @@
 //! both, side by side). Each method is one `extern "C"` function: read the receiver and arguments,
 //! call `crate::matcher`, convert the result; its types are in `header.d.ts`.
 
+use super::handles::{disposed, Handles};
 use super::js::{self, sync_call, Val};
 use super::signal;
 use super::task::{PoolTask, Work};
@@ -310,28 +311,13 @@ fn maybe_panic(entry: &str) {
 #[inline(always)]
 fn maybe_panic(_entry: &str) {}
 
-/// The matchers of this thread's JavaScript environment, by handle. A `Matcher` object (its
-/// wrap) and the methods `lib/matcher.js` binds to it hold a handle, a number, not a native
-/// object each: a native function per matcher leaves Node-API bookkeeping behind until the
-/// event loop turns (a loop that made and disposed matchers without yielding grew by 5 MB a
-/// second with three bound functions each; with handles, by nothing). `[Symbol.dispose]()`
-/// takes the matcher out at once; a handle then names nothing (each slot's generation counts
-/// its reuses), and calls through it throw `ERR_QR_NATIVE_DISPOSED`. Read and written on the
-/// JavaScript thread only; a task on the threadpool holds an `Arc` of its own.
-#[derive(Default)]
-struct Registry {
-    /// (generation, matcher) per slot.
-    slots: Vec<(u64, Option<Arc<Matcher>>)>,
-    free: Vec<usize>,
-}
-
-/// Bits of a handle that name the slot; the rest, its generation (a handle stays within the
-/// 53 bits a JavaScript number holds exactly).
-const SLOT_BITS: u32 = 24;
-const MAX_GENERATION: u64 = 1 << (53 - SLOT_BITS);
-
 thread_local! {
-    static REGISTRY: RefCell<Registry> = RefCell::new(Registry::default());
+    /// The matchers of this thread's JavaScript environment, by handle (`handles.rs`): a
+    /// `Matcher` object and the methods `lib/matcher.js` binds to it hold a handle.
+    /// `[Symbol.dispose]()` takes the matcher out at once, and calls through its handle then
+    /// throw `ERR_QR_NATIVE_DISPOSED`. Read and written on the JavaScript thread only; a task
+    /// on the threadpool holds an `Arc` of its own.
+    static REGISTRY: RefCell<Handles<Arc<Matcher>>> = RefCell::new(Handles::default());
 }
 
 /// Registers `matcher`; its handle.
@@ -341,21 +327,7 @@ fn register(matcher: Arc<Matcher>) -> Result<u64> {
         .try_with(|r| {
             let mut r =
                 r.try_borrow_mut().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
-            let slot = match r.free.pop() {
-                Some(slot) => slot,
-                None if r.slots.len() < 1 << SLOT_BITS => {
-                    r.slots.push((0, None));
-                    r.slots.len() - 1
-                }
-                None => {
-                    return Err(Error::out_of_range(format!(
-                        "Too many live matchers on this thread: at most {}; dispose of some",
-                        1u64 << SLOT_BITS
-                    )))
-                }
-            };
-            r.slots[slot].1 = Some(matcher);
-            Ok(r.slots[slot].0 << SLOT_BITS | slot as u64)
+            r.insert(matcher)
         })
         .unwrap_or_else(|_| Err(gone()))
 }
@@ -367,37 +339,15 @@ fn with_handle<R>(handle: u64, f: impl FnOnce(&Arc<Matcher>) -> Result<R>) -> Re
     REGISTRY
         .try_with(|r| {
             let r = r.try_borrow().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
-            match r.slots.get((handle & ((1 << SLOT_BITS) - 1)) as usize) {
-                Some((generation, Some(matcher))) if *generation == handle >> SLOT_BITS => f(matcher),
-                _ => Err(disposed()),
-            }
+            r.get(handle).map_or_else(|| Err(disposed()), f)
         })
         .unwrap_or_else(|_| Err(disposed()))
 }
 
-/// Takes the matcher `handle` names out of the registry (none if it names none); the slot
-/// is reused under the next generation.
+/// Takes the matcher `handle` names out of the registry (none if it names none).
 fn unregister(handle: u64) -> Option<Arc<Matcher>> {
     // (At a thread's end, its registry may be gone before its finalizers run: it freed all.)
-    REGISTRY
-        .try_with(|r| {
-            let mut r = r.try_borrow_mut().ok()?;
-            let slot = (handle & ((1 << SLOT_BITS) - 1)) as usize;
-            let entry = r.slots.get_mut(slot)?;
-            if entry.0 != handle >> SLOT_BITS || entry.1.is_none() {
-                return None;
-            }
-            entry.0 = (entry.0 + 1) % MAX_GENERATION;
-            let taken = entry.1.take();
-            r.free.push(slot);
-            taken
-        })
-        .ok()
-        .flatten()
-}
-
-fn disposed() -> Error {
-    Error::new(ErrorKind::Disposed, "This Matcher has been disposed: its patterns were freed by [Symbol.dispose]()")
+    REGISTRY.try_with(|r| r.try_borrow_mut().ok()?.remove(handle)).ok().flatten()
 }
 
 /// Marks objects made by this class's constructor, so a method never reinterprets another
@@ -775,7 +725,7 @@ unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_
             )));
         }
         // Copied here, on the JavaScript thread: the caller may rewrite its chunk at once.
-        let mut data = spare_chunk(a.len() + b.len());
+        let mut data = lines::spare_chunk(a.len() + b.len());
         data.extend_from_slice(a);
         data.extend_from_slice(b);
         let pick = match js::integer_in("pick", &arg(2), 0, 2)? {
@@ -792,74 +742,6 @@ unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_
         Ok((signal_val, move |watch| PoolTask::new(LinesWork { matcher, data, pick, max_line, last }, watch)))
     });
     value.unwrap_or(std::ptr::null_mut())
-}
-
-thread_local! {
-    /// Chunk copies of `lines()` streams whose lines went out as copies of their own, kept
-    /// for the next chunks of this thread: a fresh megabyte costs its page faults each time,
-    /// about as much as the copy into it. A few, of bounded size (`SPARE_*`).
-    static SPARE_CHUNKS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Most chunk copies kept (`SPARE_CHUNKS`): one a chunk in flight (`lib/lines.js`) and one more.
-const SPARE_MOST: usize = 3;
-/// Largest chunk copy kept.
-const SPARE_BYTES: usize = 4 << 20;
-
-/// An empty buffer for a chunk of `len` bytes, a kept one when it is large enough.
-fn spare_chunk(len: usize) -> Vec<u8> {
-    let kept = SPARE_CHUNKS
-        .with_borrow_mut(|spare| spare.iter().position(|v| v.capacity() >= len).map(|i| spare.swap_remove(i)));
-    kept.unwrap_or_else(|| Vec::with_capacity(len))
-}
-
-/// Keeps `chunk` for a later `spare_chunk`, if it is not too large and too many are not kept.
-fn keep_chunk(mut chunk: Vec<u8>) {
-    chunk.clear();
-    SPARE_CHUNKS.with_borrow_mut(|spare| {
-        if chunk.capacity() <= SPARE_BYTES && spare.len() < SPARE_MOST {
-            spare.push(chunk);
-        }
-    });
-}
-
-/// The lines `list` picks (from its fourth entry, (line, start, end, matches) each) copied out
-/// of `data` into a buffer of their own, `list`'s offsets moved to point into it; `None` when
-/// they hold over a quarter of `data`'s bytes, where handing `data` itself over is cheaper.
-fn picked_copy(data: &[u8], list: &mut [u32]) -> Option<Vec<u8>> {
-    let picked = || list[3..].chunks_exact(4).map(|p| (p[1] as usize, p[2] as usize));
-    let bytes: usize = picked().map(|(start, end)| end - start).sum();
-    if bytes > data.len() / 4 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(bytes);
-    for p in list[3..].chunks_exact_mut(4) {
-        let at = out.len() as u32;
-        out.extend_from_slice(&data[p[1] as usize..p[2] as usize]);
-        p[2] = at + (p[2] - p[1]);
-        p[1] = at;
-    }
-    Some(out)
-}
-
-/// A Buffer over `data`, which it then owns (freed with the Buffer); a copy where the runtime
-/// allows no external buffers.
-fn buffer_of(env: sys::napi_env, data: Vec<u8>) -> Result<sys::napi_value> {
-    unsafe extern "C" fn free(_env: sys::napi_env, _data: *mut std::ffi::c_void, hint: *mut std::ffi::c_void) {
-        drop(unsafe { Box::from_raw(hint as *mut Vec<u8>) });
-    }
-    let mut out = std::ptr::null_mut();
-    let boxed = Box::new(data);
-    let (ptr, len) = (boxed.as_ptr() as *mut std::ffi::c_void, boxed.len());
-    let hint = Box::into_raw(boxed);
-    let made = unsafe { sys::napi_create_external_buffer(env, len, ptr, Some(free), hint.cast(), &mut out) };
-    if made == sys::Status::napi_ok {
-        return Ok(out);
-    }
-    let data = unsafe { Box::from_raw(hint) };
-    let mut copy = std::ptr::null_mut();
-    status(unsafe { sys::napi_create_buffer_copy(env, data.len(), data.as_ptr().cast(), &mut copy, &mut out) })?;
-    Ok(out)
 }
 
 /// One `lines()` chunk's work: the lines it picks, as (consumed, lines, too long) and then
@@ -880,27 +762,21 @@ impl Work for LinesWork {
     }
 
     fn run(&mut self, check: &dyn Fn() -> Result<()>) -> Result<Vec<u32>> {
-        let s = lines::select_lines(&self.matcher, &self.data, self.last, self.pick, self.max_line, check)?;
-        let mut out = Vec::with_capacity(3 + 4 * s.picked.len());
-        out.extend([s.consumed as u32, s.lines, s.too_long.unwrap_or(u32::MAX)]);
-        for (line, start, end, matches) in s.picked {
-            out.extend([line, start, end, matches as u32]);
-        }
-        Ok(out)
+        lines::select_lines(&self.matcher, &self.data, self.last, self.pick, self.max_line, check).map(|s| s.to_wire())
     }
 
     fn to_js(&mut self, raw: sys::napi_env, mut list: Vec<u32>) -> napi::Result<sys::napi_value> {
         let pair = (|| -> Result<sys::napi_value> {
             let data = std::mem::take(&mut self.data);
-            let data = match picked_copy(&data, &mut list) {
+            let data = match lines::picked_copy(&data, &mut list) {
                 Some(copy) => {
-                    keep_chunk(data);
+                    lines::keep_chunk(data);
                     copy
                 }
                 None => data,
             };
             let meta = typed_array(raw, sys::TypedarrayType::uint32_array, &list)?;
-            let bytes = buffer_of(raw, data)?;
+            let bytes = js::buffer(raw, data).map_err(|e| Error::new(ErrorKind::Internal, e.reason))?;
             let mut out = std::ptr::null_mut();
             // SAFETY: N-API calls in the env of this call, on its thread; `out` made just now.
             status(unsafe { sys::napi_create_array_with_length(raw, 2, &mut out) })?;

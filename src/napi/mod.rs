@@ -7,6 +7,7 @@
 
 pub mod compat;
 pub mod decode;
+pub mod handles;
 pub mod js;
 pub mod matcher;
 pub mod qr;
