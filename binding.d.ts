@@ -312,6 +312,9 @@ export declare function __decodeStagesSync(image: ImageInput, options?: DecodeOp
  */
 export declare function __generatorMatrix(input: Uint8Array, mode: 'Numeric' | 'Alphanumeric' | 'Byte', level: 'L' | 'M' | 'Q' | 'H', typeNumber: number): Uint8Array
 
+/** The limits `lib/` checks (internal). */
+export declare function __limits(): Limits
+
 /** Draws a styled code once and says how long each stage took (internal, for the bench). */
 export declare function __styledStagesSync(input: Input, options?: QrOptions): StyledStages
 
@@ -425,6 +428,19 @@ export declare function generateSync(input: Input, options?: QrOptions): Buffer
  * recently used out first), so calling this in a loop costs a look-up, not a compile.
  */
 export declare function isMatch(pattern: string, text: Text, options?: MatcherOptions): boolean
+
+/**
+ * The limits `lib/` checks before a call reaches native code, defined once, here and in the
+ * cores (internal: read once when `lib/` loads).
+ */
+export interface Limits {
+  /** Most patterns one matcher takes. */
+  maxPatterns: number
+  /** Most matches one `findAll` answers. */
+  maxFindAll: number
+  /** Largest `maxLineBytes` of `lines()`. */
+  maxLineBytes: number
+}
 
 /** Options of `Matcher` and `isMatch`. */
 export interface MatcherOptions {

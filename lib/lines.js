@@ -13,10 +13,11 @@
 // oldest one's lines are pushed and the reader wants more.
 const { Transform } = require('node:stream')
 const binding = require('./load.js')
+const { codeError } = require('./errors.js')
 
 const matcherLines = binding.__matcherLines
 const DEFAULT_MAX_LINE = 1 << 20
-const MAX_LINE = 1 << 30
+const MAX_LINE = binding.__limits().maxLineBytes
 // A chunk goes to native in pieces of at most this many bytes (its offsets are 32-bit).
 const MAX_PIECE = 1 << 30
 const NONE = 0xffffffff
@@ -25,11 +26,6 @@ const EMPTY = Buffer.alloc(0)
 // the source and matching overlap.
 const IN_FLIGHT = 2
 
-function codeError(Type, code, message) {
-  const error = new Type(message)
-  error.code = code
-  return error
-}
 
 function readOptions(options) {
   if (options === undefined || options === null) return { invert: false, maxLineBytes: DEFAULT_MAX_LINE }

@@ -189,4 +189,4 @@ function answerWith(any, tests) {
 }
 
 
-module.exports = { canCheckStrings, wellFormed, literalsAnswer, literalSource }
+module.exports = { canCheckStrings, wellFormed, literalsAnswer, literalSource, MAX_JS_CI_LITERAL }

@@ -2,7 +2,8 @@
 // `Matcher`: the native class, with the few-literal answers (./literals.js) and the
 // objects of `findAll` made in JavaScript.
 const binding = require('./load.js')
-const { canCheckStrings, wellFormed, literalsAnswer, literalSource } = require('./literals.js')
+const { canCheckStrings, wellFormed, literalsAnswer, literalSource, MAX_JS_CI_LITERAL } = require('./literals.js')
+const { codeError } = require('./errors.js')
 const { nativePatterns } = require('./patterns.js')
 const { MatcherLines } = require('./lines.js')
 
@@ -71,11 +72,6 @@ const matcherGroups = binding.__matcherGroups
 const matcherDispose = binding.__matcherDispose
 const dispose = Symbol.dispose ?? Symbol.for('nodejs.dispose')
 
-function codeError(Type, code, message) {
-  const error = new Type(message)
-  error.code = code
-  return error
-}
 
 const describe = (v) => v === null ? 'null' : typeof v === 'function' ? `function ${v.name}` : typeof v === 'object' ? `an instance of ${v.constructor?.name ?? 'Object'}` : `type ${typeof v} (${String(v).slice(0, 40)})`
 
@@ -140,14 +136,14 @@ const boundMatches = binding.__boundMatches
 // union is what `replace` is defined as. `plain` has no groups (`$1` stays text, as it does
 // natively); `grouped` has one around each literal, to say which matched. Texts long enough
 // to hold more than `MAX_FIND_ALL` matches go native, where that bound is kept.
-const MAX_FIND_ALL = 100000
+const MAX_FIND_ALL = binding.__limits().maxFindAll
 function literalUnion(matcher) {
   const state = matcher?.[kLiterals]
   if (!state || !canCheckStrings) return undefined
   if (state.union === undefined) {
     const { literals } = state
     const ci = literals[0].caseInsensitive
-    if (literals.some((l) => l.caseInsensitive !== ci) || literals.some((l) => l.text.length > 1024)) {
+    if (literals.some((l) => l.caseInsensitive !== ci) || literals.some((l) => l.text.length > MAX_JS_CI_LITERAL)) {
       state.union = null
     } else {
       const sources = literals.map(literalSource)
@@ -158,7 +154,7 @@ function literalUnion(matcher) {
         grouped: new RegExp(sources.map((s) => `(${s})`).join('|'), flags),
         count: literals.length,
         // Matches are at most (length + 1) / shortest contains literal, plus one a literal elsewhere.
-        maxText: MAX_FIND_ALL * Math.max(1, Math.min(shortest, 1024)) - literals.length - 1
+        maxText: MAX_FIND_ALL * Math.max(1, Math.min(shortest, MAX_JS_CI_LITERAL)) - literals.length - 1
       }
     }
   }

@@ -7,6 +7,7 @@
 // draws, readable or not, and ERR_QR_STYLE_UNREADABLE is the native API's alone.
 const qrcode = require('qrcode-generator')
 const binding = require('./load.js')
+const { codeError } = require('./errors.js')
 
 const DEFAULTS = {
   type: 'canvas',
@@ -26,11 +27,6 @@ const RING_FIGURES = ['square', 'dot', 'extra-rounded']
 const CENTRE_FIGURES = ['square', 'dot']
 const EXTENSIONS = { png: 'png', jpeg: 'jpeg', jpg: 'jpeg', webp: 'webp', svg: 'svg' }
 
-function codeError (Class, code, message) {
-  const e = new Class(message)
-  e.code = code
-  return e
-}
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v) && !(v instanceof Uint8Array)
 

@@ -51,7 +51,7 @@ function comments (file, text) {
       const slash = line.indexOf('//')
       const block = line.indexOf('/*')
       // `//` inside a string or a URL is not a comment.
-      if (slash >= 0 && (block < 0 || slash < block) && !/['"`][^'"`]*$/.test(line.slice(0, slash)) && !/:$/.test(line.slice(0, slash))) {
+      if (slash >= 0 && (block < 0 || slash < block) && !/['"`][^'"`]*$/.test(line.slice(0, slash)) && !line.slice(0, slash).endsWith(':')) {
         c = line.slice(slash)
       } else if (block >= 0 && !/['"`][^'"`]*$/.test(line.slice(0, block))) {
         c = line.slice(block)

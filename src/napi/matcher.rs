@@ -1070,3 +1070,25 @@ pub struct MatcherOptions {
     /// `'glob'`: a trailing `/` must match exactly.
     pub strict_slashes: Option<bool>,
 }
+
+/// The limits `lib/` checks before a call reaches native code, defined once, here and in the
+/// cores (internal: read once when `lib/` loads).
+#[napi(object, js_name = "Limits")]
+pub struct JsLimits {
+    /// Most patterns one matcher takes.
+    pub max_patterns: u32,
+    /// Most matches one `findAll` answers.
+    pub max_find_all: u32,
+    /// Largest `maxLineBytes` of `lines()`.
+    pub max_line_bytes: u32,
+}
+
+/// The limits `lib/` checks (internal).
+#[napi(js_name = "__limits")]
+pub fn limits() -> JsLimits {
+    JsLimits {
+        max_patterns: crate::matcher::MAX_PATTERNS as u32,
+        max_find_all: crate::matcher::MAX_FIND_ALL as u32,
+        max_line_bytes: MAX_LINE_BYTES as u32,
+    }
+}
