@@ -141,7 +141,7 @@ async function longTexts ({ quick, ms, rounds, progress }) {
 // state at nearly every byte. A 256-bit text, timed before and after one `test` of 4 MB of
 // random bits (a request body an attacker controls). The regex engine's lazy DFA gives up on
 // a cache it has cleared over and over, and kept it so for good: every later search ran its
-// slowest engine (src/matcher/kept.rs).
+// slowest engine (src/matcher/resetting_regex.rs).
 function afterHostile (quick) {
   const source = '[^x][01]*1[01]{12}y'
   let seed = 7

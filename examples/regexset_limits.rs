@@ -3,7 +3,7 @@
 //! `cargo run --release --no-default-features --example regexset_limits -- PATTERNS TEXTS`
 //! (one pattern per line, one text per line). Prints one JSON line.
 
-use qr_native::matcher::budget::{DFA_CACHE, SET_SIZE};
+use qr_native::matcher::regex_config::{DFA_CACHE, SET_SIZE};
 use regex::bytes::RegexSetBuilder;
 use std::time::Instant;
 

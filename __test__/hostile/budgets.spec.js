@@ -266,7 +266,7 @@ describe('one hostile text leaves later calls as they were', () => {
   test('after a text that builds a new lazy DFA state at nearly every byte, every method answers as RegExp does', () => {
     // The regex engine's lazy DFA gives up on a cache cleared over and over and kept it so:
     // every later search ran the slowest engine (26× slower; the time is in `npm run bench`).
-    // The caches are now reset after such a search (src/matcher/kept.rs): this holds the
+    // The caches are now reset after such a search (src/matcher/resetting_regex.rs): this holds the
     // answers after the reset, for one regex and for a set (where each member has its own).
     const a = survived(assert, runCase(`
       let seed = 3

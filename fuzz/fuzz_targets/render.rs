@@ -55,7 +55,7 @@ fuzz_target!(|case: Case| {
         Err(_) => assert!(PngWriter::default().write(&matrix, &render).is_err()),
     }
     if !big {
-        let svg = svg::render(&matrix, render.margin, render.width, &render.dark, &render.light);
+        let svg = svg::write(&matrix, render.margin, render.width, &render.dark, &render.light);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n") || svg.ends_with("</svg>"));
     }
     let utf8 = text::utf8(&matrix, render.margin.min(16), &render.dark, &render.light);

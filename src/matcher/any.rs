@@ -10,8 +10,8 @@
 //! fast as the better order, and neither order has to be guessed). On a text of `SPLIT_FROM` bytes or more, the unanchored side
 //! is walked in two halves at once (`Together::walk_split`): three chains of loads.
 
-use super::budget::{message, set_config, CompileError, DFA_CACHE, SET_CACHE_TYPICAL, SET_SIZE};
-use super::kept::{CachePool, KeptRegex};
+use super::regex_config::{message, set_config, CompileError, DFA_CACHE, SET_CACHE_TYPICAL, SET_SIZE};
+use super::resetting_regex::{CachePool, ResettingRegex};
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::hybrid::LazyStateID;
 use regex_automata::meta::Regex;
@@ -27,7 +27,7 @@ pub enum Any {
     /// other side has a literal prefilter (it skips to candidates, where a walk reads every
     /// byte), or when a member needs Unicode word boundaries (the lazy DFA stops at the
     /// first non-ASCII byte for those).
-    Apart { start: Option<KeptRegex>, rest: Option<KeptRegex> },
+    Apart { start: Option<ResettingRegex>, rest: Option<ResettingRegex> },
     /// Both sides walked together.
     Together(Box<Together>),
 }
@@ -84,14 +84,14 @@ impl Any {
                 return Ok(Any::Together(Box::new(together)));
             }
         }
-        let build = |hirs: &[Hir]| -> Result<Option<KeptRegex>, CompileError> {
+        let build = |hirs: &[Hir]| -> Result<Option<ResettingRegex>, CompileError> {
             if hirs.is_empty() {
                 return Ok(None);
             }
             Regex::builder()
                 .configure(set_config().match_kind(MatchKind::LeftmostFirst))
                 .build_many_from_hir(hirs)
-                .map(|re| Some(KeptRegex::new(re, DFA_CACHE)))
+                .map(|re| Some(ResettingRegex::new(re, DFA_CACHE)))
                 .map_err(|e| CompileError { pattern: None, message: message(&e) })
         };
         Ok(Any::Apart { start: build(&start)?, rest: build(&rest)? })
@@ -422,7 +422,7 @@ fn alone(dfa: &DFA, cache: &mut Cache, mut s: LazyStateID, rest: &[u8]) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matcher::budget::parse;
+    use crate::matcher::regex_config::parse;
 
     fn any(sources: &[&str]) -> Any {
         Any::from_hirs(parse(sources).unwrap()).unwrap()

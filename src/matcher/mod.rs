@@ -5,19 +5,19 @@
 //! file from its own header.
 
 pub mod any;
-pub mod budget;
 pub mod cache;
 pub mod glob;
 pub mod grams;
 pub mod js_regex;
-pub mod kept;
 pub mod lines;
 pub mod literal;
 pub mod offsets;
 pub mod pattern;
 pub mod place;
+pub mod regex_config;
 pub mod regex_set;
 pub mod replace;
+pub mod resetting_regex;
 
 use crate::error::{Error, ErrorKind, Result};
 use any::Any;
@@ -255,13 +255,13 @@ impl Matcher {
         for ci in [false, true] {
             m.contains[ci as usize] = ContainsSet::new(&contains[ci as usize], ci);
         }
-        let compile_error = |e: budget::CompileError| match e.pattern {
+        let compile_error = |e: regex_config::CompileError| match e.pattern {
             Some(i) => invalid(i as usize, &specs[i as usize].pattern, &e.message),
             None => Error::new(
                 ErrorKind::InvalidPattern,
                 format!(
                     "Invalid patterns: together they compile to more than the {} MiB budget",
-                    budget::SET_SIZE >> 20
+                    regex_config::SET_SIZE >> 20
                 ),
             ),
         };
@@ -280,7 +280,7 @@ impl Matcher {
             let literals: Vec<&str> =
                 if with_literals { quick_literals.iter().map(String::as_str).collect() } else { Vec::new() };
             // A set the budget refuses joined was accepted apart: it keeps the structures only.
-            m.quick = budget::parse(&literals)
+            m.quick = regex_config::parse(&literals)
                 .and_then(|parsed| {
                     hirs.extend(parsed);
                     Any::from_hirs(hirs)
@@ -532,7 +532,7 @@ impl Matcher {
                         }
                         Plan::Literal { text, .. } if !text.is_empty() => literals.push(text.into_bytes()),
                         Plan::Regex(r) if !r.units => {
-                            let hir = budget::parse(&[r.source.as_str()]).ok()?.pop()?;
+                            let hir = regex_config::parse(&[r.source.as_str()]).ok()?.pop()?;
                             let mut extractor = Extractor::new();
                             extractor.kind(ExtractKind::Prefix).limit_total(64).limit_class(8);
                             let seq = extractor.extract(&hir);

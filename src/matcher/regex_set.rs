@@ -12,11 +12,11 @@
 //! (measured in `bench/`), while a one-pattern matcher needs little (`SINGLE_CACHE`).
 
 use super::any::Any;
-use super::budget::{
+use super::js_regex::Spans;
+use super::regex_config::{
     message, parse, set_config, syntax_config, CompileError, DFA_CACHE, PATTERN_SIZE, SET_CACHE_TYPICAL, SET_SIZE,
 };
-use super::js_regex::Spans;
-use super::kept::{CachePool, KeptRegex};
+use super::resetting_regex::{CachePool, ResettingRegex};
 use regex_automata::hybrid;
 use regex_automata::meta::Regex;
 use regex_automata::nfa::thompson;
@@ -137,11 +137,11 @@ struct LookBranch {
     /// Where a match of the body can start, marked in one reverse pass.
     starts: Marker,
     /// The body, with the span as group 1.
-    body: KeptRegex,
+    body: ResettingRegex,
 }
 
 struct LookBehind {
-    check: KeptRegex,
+    check: ResettingRegex,
     ends: Marker,
     negative: bool,
     reach: usize,
@@ -284,7 +284,7 @@ const SINGLE_CACHE: usize = 1 << 20;
 
 pub struct RegexGroup {
     /// The members together; `None` for one member, whose own regex answers for the set.
-    set: Option<KeptRegex>,
+    set: Option<ResettingRegex>,
     /// The members together again, leftmost-first, for "does any match": an `All` automaton
     /// (`set`) keeps every member's threads alive past a match, a leftmost-first one drops
     /// the threads a match outranks: faster on the crawler list's browser agents and random
@@ -293,7 +293,7 @@ pub struct RegexGroup {
     /// Pattern index of each set member.
     patterns: Vec<u32>,
     /// Each member alone, for positions.
-    singles: Vec<KeptRegex>,
+    singles: Vec<ResettingRegex>,
     /// For each member, its look-around span finder when it has one.
     looks: Vec<Option<LookSpans>>,
     /// For each member, whether it may match the empty string inside a character (`split`).
@@ -311,7 +311,7 @@ fn may_split(source: &str) -> bool {
         return false;
     }
     // (Parsed as the member compiles; should it not parse, it is taken to split.)
-    let Some(hir) = super::budget::parse(&[source]).ok().and_then(|mut h| h.pop()) else {
+    let Some(hir) = super::regex_config::parse(&[source]).ok().and_then(|mut h| h.pop()) else {
         return true;
     };
     let looks = hir.properties().look_set();
@@ -355,7 +355,7 @@ pub fn splits_char(text: &[u8], at: usize) -> bool {
 }
 
 /// Whether `re` matches `text` with no empty match inside a character counted.
-fn is_match_in_chars(re: &KeptRegex, text: &[u8]) -> bool {
+fn is_match_in_chars(re: &ResettingRegex, text: &[u8]) -> bool {
     let mut from = 0;
     while from <= text.len() {
         match re.search(&Input::new(text).range(from..)) {
@@ -370,7 +370,7 @@ fn is_match_in_chars(re: &KeptRegex, text: &[u8]) -> bool {
 /// With `utf8_empty`, no empty match inside a character (an ASCII `\B` between the two
 /// bytes of é); without, an empty match anywhere, as the `regex` crate's bytes API has it,
 /// so that a Buffer that is not UTF-8 (`scanLines`) matches where `test` says it does.
-fn single_with(source: &str, utf8_empty: bool) -> Result<KeptRegex, String> {
+fn single_with(source: &str, utf8_empty: bool) -> Result<ResettingRegex, String> {
     let config = Regex::config()
         .match_kind(MatchKind::LeftmostFirst)
         .utf8_empty(utf8_empty)
@@ -378,11 +378,11 @@ fn single_with(source: &str, utf8_empty: bool) -> Result<KeptRegex, String> {
         .onepass_size_limit(Some(PATTERN_SIZE))
         .hybrid_cache_capacity(SINGLE_CACHE);
     let re = Regex::builder().configure(config).syntax(syntax_config()).build(source).map_err(|e| message(&e))?;
-    Ok(KeptRegex::new(re, SINGLE_CACHE))
+    Ok(ResettingRegex::new(re, SINGLE_CACHE))
 }
 
 /// A look-around branch's body or look-behind check: only ever run on JavaScript strings.
-fn single(source: &str) -> Result<KeptRegex, String> {
+fn single(source: &str) -> Result<ResettingRegex, String> {
     single_with(source, true)
 }
 
@@ -431,7 +431,7 @@ impl RegexGroup {
         let set = Regex::builder()
             .configure(set_config())
             .build_many_from_hir(&hirs)
-            .map(|set| KeptRegex::new(set, DFA_CACHE))
+            .map(|set| ResettingRegex::new(set, DFA_CACHE))
             .map_err(|e| CompileError { pattern: None, message: message(&e) })?;
         let any = Any::from_hirs(hirs)?;
         Ok(Some(Self { set: Some(set), any: Some(any), patterns, singles, looks, splits }))

@@ -16,13 +16,13 @@
 //! Built on first use (a matcher that never replaces pays nothing), and the astral engines on
 //! the first text that needs them.
 
-use super::budget::{message, syntax_config, PATTERN_SIZE, SET_SIZE};
 use super::js_regex::{self, parse::Flags, units, Spans};
-use super::kept::KeptRegex;
 use super::literal;
 use super::offsets::UnitWalk;
 use super::pattern::{self, literal_regex, Kind, Place, Plan, Syntax};
+use super::regex_config::{message, syntax_config, PATTERN_SIZE, SET_SIZE};
 use super::regex_set::{LookMarks, LookSpans};
+use super::resetting_regex::ResettingRegex;
 use super::PatternSpec;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind};
 use regex_automata::meta::Regex;
@@ -58,7 +58,7 @@ struct Engine {
 
 enum Searcher {
     /// The regex members, leftmost-first; pattern ids index the list.
-    Regex(KeptRegex, Vec<u32>),
+    Regex(ResettingRegex, Vec<u32>),
     /// Substring literals of one case mode, leftmost-first: Aho–Corasick alone finds what the
     /// regex would, without the regex's prefilter confirming each candidate.
     Literals(AhoCorasick, Vec<u32>),
@@ -111,7 +111,8 @@ impl Engine {
                 .syntax(syntax_config())
                 .build_many(&sources)
                 .map_err(|e| message(&e))?;
-            searchers.push(Searcher::Regex(KeptRegex::new(re, UNION_CACHE), regexes.iter().map(|m| m.index).collect()));
+            searchers
+                .push(Searcher::Regex(ResettingRegex::new(re, UNION_CACHE), regexes.iter().map(|m| m.index).collect()));
         }
         Ok(Engine { searchers })
     }

@@ -12,6 +12,7 @@ pub mod js;
 pub mod matcher;
 pub mod qr;
 pub mod queue;
+pub mod schedule;
 pub mod signal;
 pub mod style;
 pub mod task;

@@ -278,7 +278,7 @@ pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi
         super::maybe_panic("generateSync");
         let (settings, _) = read_options(options.map(|o| Val::new(&env, o.raw())), Format::Png)?;
         let data = one_input(&env, input)?;
-        output::render(&data.as_input(), &settings, None)
+        output::generate(&data.as_input(), &settings, None)
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
 }
@@ -404,7 +404,7 @@ pub fn styled_unchecked_sync(env: Env, input: Unknown, options: Option<Unknown>)
     let bytes = js::sync_call(&env, || {
         let (settings, _) = read_options_checked(options.map(|o| Val::new(&env, o.raw())), Format::Png, false)?;
         let data = one_input(&env, input)?;
-        output::render(&data.as_input(), &settings, None)
+        output::generate(&data.as_input(), &settings, None)
     })?;
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
 }

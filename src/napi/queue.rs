@@ -5,8 +5,8 @@
 //! pool users always find a thread.
 //!
 //! The limit is process-wide: every isolate (main thread, worker threads) shares this one
-//! addon instance and so this one `State`. A task must be queued to libuv from its own
-//! isolate's thread, so when a slot frees on a pool thread, the next waiter's thread is
+//! addon instance and so this one `Schedule` (`schedule.rs`: the policy, unit-tested apart;
+//! here, what carries it out). A task must be queued to libuv from its own isolate's thread, so when a slot frees on a pool thread, the next waiter's thread is
 //! woken through a threadsafe function and queues its task there.
 //!
 //! A slot is taken when a task is handed to libuv and given back when its `compute` ends on
@@ -14,23 +14,18 @@
 //! exits with tasks in flight cannot leak one.
 
 use super::js::{self, Val};
+use super::schedule::{Admit, Next, Schedule, Waiter};
 use super::signal::{self, SignalWatch};
 use crate::error::{Error, ErrorKind};
 use napi::{sys, Env, JsValue, Task};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::c_void;
 use std::ptr;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// Most tasks `setConcurrency` allows at once.
-pub const MAX_CONCURRENCY: u32 = 1024;
-
-/// How long a pool thread keeps running waiting tasks of ours before it gives its slot back
-/// through libuv's FIFO, when our limit takes every pool thread (see `computed`).
-const CHAIN_TIME: Duration = Duration::from_millis(20);
+pub use super::schedule::MAX_CONCURRENCY;
 
 /// A task the queue can run: a napi `Task` that says which signal (if any) watches it.
 pub trait Queued: Task + 'static {
@@ -61,86 +56,20 @@ struct Entry {
 // then the pool thread that runs it, then its home thread again (through `Home::send`).
 unsafe impl Send for Entry {}
 
-/// The process-wide state, behind one lock held for a few instructions at a time.
-struct State {
-    limit: usize,
-    /// libuv's pool size (`UV_THREADPOOL_SIZE`, default 4).
-    pool: usize,
-    /// The machine's available parallelism.
-    cores: usize,
-    running: usize,
-    /// Waiting tasks by ticket: FIFO, the smallest ticket goes first.
-    waiting: BTreeMap<u64, Entry>,
-    /// The tickets each signal's flag watches among them, so an abort finds its calls
-    /// without a scan of the whole queue.
-    by_flag: HashMap<usize, BTreeSet<u64>>,
-    next_ticket: u64,
-    /// `None`: unbounded.
-    max_queue: Option<usize>,
-    completed: u64,
-    rejected: u64,
-}
-
-impl State {
-    /// Whether a pool thread that just finished one of our tasks should give its core up
-    /// for a moment (`sched_yield`) before the next. With fewer of ours running than there
-    /// are cores, the thread it yields to is someone else's (the main thread just woken to
-    /// settle the result, a V8 helper, another pool user), which then runs at once instead
-    /// of after the scheduler's slice (the queue bench's timer lateness shows it). With as
-    /// many of ours as cores, ours would only yield to each other, which cost a burst's
-    /// throughput.
-    fn yields(&self) -> bool {
-        self.running < self.cores
-    }
-
-    /// Adds a waiting task.
-    fn push(&mut self, ticket: u64, entry: Entry) {
-        if let Some(flag) = entry.flag {
-            self.by_flag.entry(flag as usize).or_default().insert(ticket);
-        }
-        self.waiting.insert(ticket, entry);
-    }
-
-    /// Takes the first waiting task (FIFO).
-    fn pop(&mut self) -> Option<Entry> {
-        let (ticket, entry) = self.waiting.pop_first()?;
-        self.forget(ticket, &entry);
-        Some(entry)
-    }
-
-    /// Takes the waiting task `ticket`, if still waiting.
-    fn take(&mut self, ticket: u64) -> Option<Entry> {
-        let entry = self.waiting.remove(&ticket)?;
-        self.forget(ticket, &entry);
-        Some(entry)
-    }
-
-    fn forget(&mut self, ticket: u64, entry: &Entry) {
-        let Some(flag) = entry.flag else { return };
-        if let Some(tickets) = self.by_flag.get_mut(&(flag as usize)) {
-            tickets.remove(&ticket);
-            if tickets.is_empty() {
-                self.by_flag.remove(&(flag as usize));
-            }
-        }
+impl Waiter for Entry {
+    fn flag(&self) -> Option<usize> {
+        self.flag.map(|f| f as usize)
     }
 }
+
+/// The process-wide schedule, behind one lock held for a few instructions at a time.
+type State = Schedule<Entry>;
 
 fn state() -> &'static Mutex<State> {
     static STATE: OnceLock<Mutex<State>> = OnceLock::new();
     STATE.get_or_init(|| {
-        Mutex::new(State {
-            limit: default_concurrency(),
-            pool: pool_size(),
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            running: 0,
-            waiting: BTreeMap::new(),
-            by_flag: HashMap::new(),
-            next_ticket: 0,
-            max_queue: None,
-            completed: 0,
-            rejected: 0,
-        })
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Mutex::new(Schedule::new(default_concurrency(), pool_size(), cores))
     })
 }
 
@@ -269,13 +198,7 @@ unsafe extern "C" fn on_teardown(_arg: *mut c_void) {
     let Some(local) = LOCAL.with(|l| l.borrow_mut().take()) else { return };
     // This thread's waiting tasks will never run: out of the queue. (Their memory goes with
     // the environment's: settling them needs the environment that is going away.)
-    let mut state = lock();
-    let gone: Vec<u64> =
-        state.waiting.iter().filter(|(_, e)| Arc::ptr_eq(&e.home, &local.home)).map(|(t, _)| *t).collect();
-    for t in gone {
-        state.take(t);
-    }
-    drop(state);
+    drop(lock().take_all(|e| Arc::ptr_eq(&e.home, &local.home)));
     let tsfn = local.home.tsfn.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(Tsfn(f)) = tsfn {
         unsafe { sys::napi_release_threadsafe_function(f, sys::ThreadsafeFunctionReleaseMode::abort) };
@@ -307,11 +230,7 @@ unsafe extern "C" fn on_message(env: sys::napi_env, _js: sys::napi_value, _ctx: 
 
 /// Gives a slot back and hands it to the next waiter, if any (any thread).
 fn slot_freed() {
-    let next = {
-        let mut state = lock();
-        state.running -= 1;
-        take_next(&mut state)
-    };
+    let next = lock().slot_freed();
     if let Some(entry) = next {
         send_start(entry);
     }
@@ -324,61 +243,25 @@ fn send_start(mut entry: Entry) {
         let home = entry.home.clone();
         match home.send(Message::Start(entry)) {
             Ok(()) => return,
-            Err(_) => {
-                let mut state = lock();
-                state.running -= 1;
-                match take_next(&mut state) {
-                    Some(next) => entry = next,
-                    None => return,
-                }
-            }
+            Err(_) => match lock().slot_freed() {
+                Some(next) => entry = next,
+                None => return,
+            },
         }
     }
 }
 
-/// The next waiter, with a slot reserved for it, when a slot is free.
-fn take_next(state: &mut State) -> Option<Entry> {
-    if state.running >= state.limit {
-        return None;
-    }
-    let entry = state.pop()?;
-    state.running += 1;
-    Some(entry)
-}
-
-/// What a pool thread does after one of our tasks.
-enum Next {
-    /// Run this waiting task in the same slot.
-    Task(Entry),
-    /// Give the slot back through `slot_freed` (the chain ran its time; tasks wait).
-    Hand,
-    /// Nothing: the slot was given up with the count (no task waited).
-    Released,
-}
-
 /// Counts a computed task and, in the same lock, takes the next waiting task (keeping the
-/// slot) or gives the slot up, so that the counters are final before the result is sent
-/// home: a caller whose promise settles reads `stats()` with the task completed and, if
-/// nothing waits, no slot held. Then sends the task home and yields if `yields` says so.
-///
-/// Chaining keeps the pool thread busy with no round trip through the main thread between
-/// tasks (handing each task back to the main thread to queue cost 40% of a burst's
-/// throughput at 1 slot, measured). While our limit leaves pool threads free, others
-/// always find one, so the chain runs until the queue is empty; when the limit takes the
-/// whole pool, it stops after `CHAIN_TIME` and the slot goes back through libuv's FIFO, so
-/// other pool users get turns.
-fn computed(entry: Entry, started: Instant) -> Next {
+/// slot) or gives the slot up (`Schedule::computed`), so that the counters are final before
+/// the result is sent home: a caller whose promise settles reads `stats()` with the task
+/// completed and, if nothing waits, no slot held. Then sends the task home and yields if
+/// `yields` says so. Chaining keeps the pool thread busy with no round trip through the main
+/// thread between tasks (handing each back to the main thread to queue cost a large share of
+/// a burst's throughput at 1 slot, measured).
+fn computed(entry: Entry, started: Instant) -> Next<Entry> {
     let (yields, next) = {
         let mut state = lock();
-        state.completed += 1;
-        let next = if state.limit >= state.pool && started.elapsed() >= CHAIN_TIME && !state.waiting.is_empty() {
-            Next::Hand
-        } else if let Some(next) = state.pop() {
-            Next::Task(next)
-        } else {
-            state.running -= 1;
-            Next::Released
-        };
+        let next = state.computed(started.elapsed());
         (state.yields(), next)
     };
     let home = entry.home.clone();
@@ -512,14 +395,7 @@ fn queue_full(max: usize) -> Error {
 /// `Err` when a call now would find the queue full: checked before an argument is read or
 /// copied, so a refused call allocates nothing.
 pub fn check_room() -> crate::error::Result<()> {
-    let mut state = lock();
-    match state.max_queue {
-        Some(max) if state.running >= state.limit && state.waiting.len() >= max => {
-            state.rejected += 1;
-            Err(queue_full(max))
-        }
-        _ => Ok(()),
-    }
+    lock().room().map_err(queue_full)
 }
 
 /// Starts `task` through the queue and returns its promise: handed to libuv now if a slot
@@ -540,27 +416,17 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
         return Ok(promise);
     };
     let entry = Entry { data, ops: &Job::<T>::OPS, flag, home };
-    let mut state = lock();
-    if state.running < state.limit && state.waiting.is_empty() {
-        state.running += 1;
-        drop(state);
-        outstanding(env, 1);
-        if !unsafe { start::<T>(env, entry) } {
-            slot_freed();
+    let admitted = lock().admit(entry);
+    match admitted {
+        Admit::Start(entry) => {
+            outstanding(env, 1);
+            if !unsafe { start::<T>(env, entry) } {
+                slot_freed();
+            }
         }
-        return Ok(promise);
+        Admit::Wait => outstanding(env, 1),
+        Admit::Full(_, max) => reject_now(queue_full(max)),
     }
-    if let Some(max) = state.max_queue.filter(|&max| state.waiting.len() >= max) {
-        state.rejected += 1;
-        drop(state);
-        reject_now(queue_full(max));
-        return Ok(promise);
-    }
-    let ticket = state.next_ticket;
-    state.next_ticket += 1;
-    state.push(ticket, entry);
-    drop(state);
-    outstanding(env, 1);
     Ok(promise)
 }
 
@@ -589,17 +455,8 @@ pub fn call<T: Queued, F: FnOnce(Option<SignalWatch>) -> T>(
 /// leaves the queue now, its promise rejected and its input freed.
 pub fn abort_waiting(env: sys::napi_env, flag: *const AtomicBool) {
     let Some(home) = LOCAL.with(|l| l.borrow().as_ref().map(|l| l.home.clone())) else { return };
-    let mut cancelled = Vec::new();
-    {
-        let mut state = lock();
-        let tickets = state.by_flag.get(&(flag as usize)).cloned().unwrap_or_default();
-        for t in tickets {
-            // A flag belongs to one thread's signal; the home check is a guard.
-            if state.waiting.get(&t).is_some_and(|e| Arc::ptr_eq(&e.home, &home)) {
-                cancelled.extend(state.take(t));
-            }
-        }
-    }
+    // A flag belongs to one thread's signal; the home check is a guard.
+    let cancelled = lock().take_flagged(flag as usize, |e| Arc::ptr_eq(&e.home, &home));
     outstanding(env, -(cancelled.len() as isize));
     for entry in cancelled {
         unsafe { (entry.ops.cancel)(env, entry.data) };
@@ -608,14 +465,7 @@ pub fn abort_waiting(env: sys::napi_env, flag: *const AtomicBool) {
 
 /// `setConcurrency(n)`: a new limit; waiting tasks start at once if it rose.
 pub fn set_limit(n: usize) {
-    let mut starts = Vec::new();
-    {
-        let mut state = lock();
-        state.limit = n;
-        while let Some(next) = take_next(&mut state) {
-            starts.push(next);
-        }
-    }
+    let starts = lock().set_limit(n);
     for entry in starts {
         send_start(entry);
     }
@@ -631,8 +481,7 @@ pub fn set_max_queue_to(n: Option<usize>) {
 
 /// `{ queued, running, completed, rejected }`.
 pub fn stats() -> [f64; 4] {
-    let state = lock();
-    [state.waiting.len() as f64, state.running as f64, state.completed as f64, state.rejected as f64]
+    lock().stats()
 }
 
 /// Reads `n` for `setConcurrency` / `setMaxQueue`.

@@ -3,8 +3,8 @@
 //! mask) follow the `qrcode` npm package so both produce identical modules.
 
 pub mod bits;
-pub mod budget;
 pub mod deflate;
+pub mod ec_budget;
 pub mod generator;
 pub mod mask;
 pub mod matrix;

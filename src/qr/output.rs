@@ -178,12 +178,14 @@ impl Work {
         let kanji = self.kanji.as_ref();
         let compat = |input: &InputData, e: Error| if self.compat { qrcode_error(e, input, s, kanji) } else { e };
         Ok(match &self.job {
-            Job::Generate(input) => Produced::Bytes(render(&input.as_input(), s, kanji).map_err(|e| compat(input, e))?),
+            Job::Generate(input) => {
+                Produced::Bytes(generate(&input.as_input(), s, kanji).map_err(|e| compat(input, e))?)
+            }
             Job::Many(inputs) => {
                 let mut out = Vec::with_capacity(inputs.len());
                 for input in inputs {
                     check()?;
-                    out.push(render(&input.as_input(), s, kanji)?);
+                    out.push(generate(&input.as_input(), s, kanji)?);
                 }
                 Produced::Many(out)
             }
@@ -209,8 +211,8 @@ impl Work {
     }
 }
 
-/// Encodes and renders one input: the whole work of one `generate`.
-pub fn render(input: &QrInput, s: &Settings, kanji: Option<&KanjiTable>) -> Result<Vec<u8>> {
+/// Encodes and writes one input in its format: the whole work of one `generate`.
+pub fn generate(input: &QrInput, s: &Settings, kanji: Option<&KanjiTable>) -> Result<Vec<u8>> {
     let matrix = super::encode_symbol(input, &s.encode, kanji)?.matrix;
     if s.style.is_some() || s.format.is_styled_only() {
         return render_styled(&matrix, s);
@@ -225,7 +227,7 @@ pub fn render(input: &QrInput, s: &Settings, kanji: Option<&KanjiTable>) -> Resu
 pub fn render_text(matrix: &QrMatrix, s: &Settings, format: Format) -> String {
     let r = &s.render;
     match format {
-        Format::Svg => super::svg::render(matrix, r.margin, s.width, &r.dark, &r.light),
+        Format::Svg => super::svg::write(matrix, r.margin, s.width, &r.dark, &r.light),
         Format::Terminal if s.small => super::text::terminal_small(matrix, s.inverse),
         Format::Terminal => super::text::terminal(matrix),
         _ => super::text::utf8(matrix, r.margin, &r.dark, &r.light),
@@ -273,7 +275,7 @@ fn draw_in(matrix: &QrMatrix, s: &Settings, layout: Layout, stages: &mut Stages)
 
 /// The data URL of one input's image.
 fn data_url(input: &InputData, s: &Settings) -> Result<String> {
-    let bytes = render(&input.as_input(), s, None)?;
+    let bytes = generate(&input.as_input(), s, None)?;
     let prefix = s.format.data_url_prefix();
     let mut url = String::with_capacity(prefix.len() + bytes.len().div_ceil(3) * 4);
     url.push_str(prefix);

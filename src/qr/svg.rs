@@ -51,7 +51,7 @@ fn path_data(out: &mut String, matrix: &QrMatrix, margin: u32) {
 
 /// Renders `matrix` as an SVG document. `width` (from 21) adds `width`/`height` attributes.
 /// Cost: one pass over the modules.
-pub fn render(matrix: &QrMatrix, margin: u32, width: Option<f64>, dark: &Colour, light: &Colour) -> String {
+pub fn write(matrix: &QrMatrix, margin: u32, width: Option<f64>, dark: &Colour, light: &Colour) -> String {
     let side = matrix.size + 2 * margin as usize;
     let mut out = String::with_capacity(256 + matrix.modules.len());
     out.push_str("<svg xmlns=\"http://www.w3.org/2000/svg\" ");
@@ -82,7 +82,7 @@ mod tests {
     #[test]
     fn starts_with_the_first_finder_row() {
         let m = encode(&QrInput::Text("A"), &EncodeOptions::default()).unwrap();
-        let svg = render(&m, 4, None, &Colour::BLACK, &Colour::WHITE);
+        let svg = write(&m, 4, None, &Colour::BLACK, &Colour::WHITE);
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 29 29\""));
         assert!(svg.contains("d=\"M4 4.5h7"), "{svg}");
         assert!(svg.ends_with("</svg>\n"));
@@ -92,7 +92,7 @@ mod tests {
     fn translucent_colours_get_an_opacity_attribute() {
         let m = encode(&QrInput::Text("A"), &EncodeOptions::default()).unwrap();
         let dark = Colour::parse("#00000080").unwrap();
-        let svg = render(&m, 4, None, &dark, &Colour::WHITE);
+        let svg = write(&m, 4, None, &dark, &Colour::WHITE);
         assert!(svg.contains("stroke=\"#000000\" stroke-opacity=\".50\""));
     }
 }

@@ -18,14 +18,14 @@
 //! X and Y are each a character, a class, or a repetition of one at least once. Anything
 //! else (a boundary next to a group, or next to another boundary) is refused with `WHERE`.
 
-use super::charset::{CharSet, Mode};
+use super::charset::{CaseFlags, CharSet};
 use super::parse::{class_escape, Node};
 
 /// Why a boundary is refused.
 pub const WHERE: &str = r"\b and \B with the flags i and u are supported only next to a character, a class or its repetition, on both sides inside an alternative (e.g. /\bcafé\b/iu, /\w\b-/iu)";
 
 /// The branches one alternative becomes (itself, when it has no boundary at an edge).
-pub fn expand(alternative: Node, mode: Mode) -> Result<Vec<Node>, String> {
+pub fn expand(alternative: Node, mode: CaseFlags) -> Result<Vec<Node>, String> {
     let mut core = match alternative {
         Node::Seq(items) => items,
         Node::Empty => vec![],
@@ -115,7 +115,7 @@ pub fn expand(alternative: Node, mode: Mode) -> Result<Vec<Node>, String> {
 /// `X\bY` is `X'(?:[x∩W][y∖W]|[x∖W][y∩W])Y'`, X' and Y' what is left of X and Y once their
 /// last and first character are taken (`\B`: the same kinds on both sides). Which branch
 /// can match is decided by the character before, so the order JS tries things in is kept.
-fn interior(items: Vec<Node>, word: &CharSet, mode: Mode) -> Result<Vec<Node>, String> {
+fn interior(items: Vec<Node>, word: &CharSet, mode: CaseFlags) -> Result<Vec<Node>, String> {
     let mut out: Vec<Node> = Vec::with_capacity(items.len());
     let mut rest = items.into_iter().peekable();
     let mut first = true;
@@ -171,7 +171,7 @@ fn rest_of(node: Node) -> Vec<Node> {
 }
 
 /// The set a character or class node stands for (case-closed, as the translator folds it).
-fn set_of(node: &Node, mode: Mode) -> Option<CharSet> {
+fn set_of(node: &Node, mode: CaseFlags) -> Option<CharSet> {
     match node {
         Node::Char(c) => {
             let set = CharSet::one(*c);
@@ -182,7 +182,7 @@ fn set_of(node: &Node, mode: Mode) -> Option<CharSet> {
     }
 }
 
-fn first_set(node: Option<&Node>, mode: Mode) -> Option<CharSet> {
+fn first_set(node: Option<&Node>, mode: CaseFlags) -> Option<CharSet> {
     match node? {
         Node::Repeat { node, min, .. } if *min >= 1 => set_of(node, mode),
         other => set_of(other, mode),

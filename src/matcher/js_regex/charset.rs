@@ -12,14 +12,14 @@ use std::sync::OnceLock;
 
 /// Which characters a pattern reads, and how it folds case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mode {
+pub struct CaseFlags {
     /// The `u` flag: code points, simple case folding.
     pub unicode: bool,
     /// The `i` flag.
     pub ignore_case: bool,
 }
 
-impl Mode {
+impl CaseFlags {
     /// The largest character the pattern can read as one.
     pub fn max(self) -> u32 {
         if self.unicode {
@@ -120,7 +120,7 @@ impl CharSet {
 
     /// The set and every character JavaScript's `i` flag takes as the same: with `u`, simple
     /// case folding; without, `toUpperCase` unless it maps a non-ASCII character to ASCII.
-    pub fn case_closure(&self, mode: Mode) -> CharSet {
+    pub fn case_closure(&self, mode: CaseFlags) -> CharSet {
         if mode.unicode {
             let mut class = ClassUnicode::new(self.chars().map(|(lo, hi)| ClassUnicodeRange::new(lo, hi)));
             class.case_fold_simple();
@@ -226,8 +226,8 @@ fn canonicalize(c: char) -> u32 {
 mod tests {
     use super::*;
 
-    const NON_U: Mode = Mode { unicode: false, ignore_case: true };
-    const U: Mode = Mode { unicode: true, ignore_case: true };
+    const NON_U: CaseFlags = CaseFlags { unicode: false, ignore_case: true };
+    const U: CaseFlags = CaseFlags { unicode: true, ignore_case: true };
 
     #[test]
     fn sets_union_and_complement() {

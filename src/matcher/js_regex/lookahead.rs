@@ -15,7 +15,7 @@
 //! reach them: picomatch's regexes (`(?!\.)` before a segment, `(?:(?!(?:^|\/)\.).)*?` for
 //! `**`, `^(?!…).*$` for a negated glob).
 
-use super::charset::{CharSet, Mode};
+use super::charset::{CaseFlags, CharSet};
 use super::parse::{Node, MAX_DEPTH};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -69,7 +69,7 @@ enum Outcome {
 
 struct Builder {
     st: Vec<St>,
-    mode: Mode,
+    mode: CaseFlags,
     work: usize,
 }
 
@@ -302,7 +302,7 @@ fn classes(st: &[St], max: u32, extra: &[CharSet]) -> Result<Vec<CharSet>, Strin
 
 /// The automaton of the texts `node` (a whole pattern, searched for anywhere as `test` does)
 /// matches. `apart`: sets kept as classes of their own (so a caller can drop their edges).
-pub fn automaton(node: &Node, mode: Mode, apart: &[CharSet]) -> Result<Automaton, String> {
+pub fn automaton(node: &Node, mode: CaseFlags, apart: &[CharSet]) -> Result<Automaton, String> {
     let max = mode.max();
     let mut b = Builder { st: vec![St::Match], mode, work: 0 };
     let pattern = b.compile(node, MATCH, 0)?;

@@ -19,7 +19,7 @@ pub mod parse;
 pub mod units;
 
 use crate::matcher::place::Place;
-use charset::{CharSet, Mode};
+use charset::{CaseFlags, CharSet};
 use parse::{Flags, Node, LINE_TERMINATORS};
 use std::fmt::Write;
 
@@ -178,7 +178,7 @@ struct Look {
 }
 
 impl Translator {
-    fn mode(&self) -> Mode {
+    fn mode(&self) -> CaseFlags {
         self.flags.mode()
     }
 

@@ -3,7 +3,7 @@
 //! octal escapes, `\c` and identity escapes). The tree keeps only what matching needs:
 //! characters, sets (case-closed and negated already), repetition, alternation, assertions.
 
-use super::charset::{CharSet, Mode};
+use super::charset::{CaseFlags, CharSet};
 
 /// The flags that change what a pattern means.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,8 +38,8 @@ impl Flags {
         Ok(out)
     }
 
-    pub fn mode(self) -> Mode {
-        Mode { unicode: self.unicode, ignore_case: self.ignore_case }
+    pub fn mode(self) -> CaseFlags {
+        CaseFlags { unicode: self.unicode, ignore_case: self.ignore_case }
     }
 }
 
@@ -156,7 +156,7 @@ fn hex(c: u32) -> Option<u32> {
     char::from_u32(c)?.to_digit(16)
 }
 
-pub fn class_escape(c: char, mode: Mode) -> Option<CharSet> {
+pub fn class_escape(c: char, mode: CaseFlags) -> Option<CharSet> {
     let digits = CharSet::from_ranges([(0x30, 0x39)]);
     let word = {
         let basic = CharSet::from_ranges([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)]);
@@ -214,7 +214,7 @@ impl Parser {
         }
     }
 
-    fn mode(&self) -> Mode {
+    fn mode(&self) -> CaseFlags {
         self.flags.mode()
     }
 

@@ -1,10 +1,10 @@
 //! A logo in the middle of a styled code: read from its file (PNG, JPEG, WebP, GIF or BMP,
 //! size checked from the header before any pixel is decoded), then sized so that the
-//! modules it hides stay within every Reed–Solomon block's budget (`qr::budget`).
+//! modules it hides stay within every Reed–Solomon block's budget (`qr::ec_budget`).
 
 use super::spec::LogoSpec;
 use crate::error::{Error, ErrorKind, Result};
-use crate::qr::{budget, EcLevel};
+use crate::qr::{ec_budget, EcLevel};
 
 /// Most bytes a logo file may have.
 pub const MAX_FILE_BYTES: usize = 16 << 20;
@@ -675,7 +675,7 @@ fn fits(version: u8, level: EcLevel, p: &Placement) -> bool {
     let near = |lo: f64| lo < 8.0;
     let far = |hi: f64| hi > n - 8.0;
     let on_finder = (near(p.y0) && near(p.x0)) || (near(p.y0) && far(p.x1)) || (far(p.y1) && near(p.x0));
-    !on_finder && budget::fits(version, level, |r, c| p.covers(r, c) && !budget::is_function(version, r, c))
+    !on_finder && ec_budget::fits(version, level, |r, c| p.covers(r, c) && !ec_budget::is_function(version, r, c))
 }
 
 /// `largest_fitting_searched`, remembered for the last few questions: a server asks the

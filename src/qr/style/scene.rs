@@ -3,7 +3,7 @@
 use super::logo::{LogoImage, Placement};
 use super::shapes::{self, Outline};
 use super::spec::{DotShape, Layout, Paint, PaintBox, Point, Style};
-use crate::qr::{budget, QrMatrix};
+use crate::qr::{ec_budget, QrMatrix};
 
 /// One filled outline: what both writers draw, in order.
 pub struct Layer<'a> {
@@ -67,7 +67,7 @@ pub fn scene<'a>(matrix: &QrMatrix, style: &'a Style, layout: Layout, logo: Opti
     let hidden = |r: usize, c: usize| {
         hide_dots
             && cover.is_some_and(|p| p.covers(r, c))
-            && !(keep_functions && budget::is_function(matrix.version, r, c))
+            && !(keep_functions && ec_budget::is_function(matrix.version, r, c))
     };
     let mut dots = Outline::default();
     let dark = |r: isize, c: isize| {
@@ -132,7 +132,7 @@ pub fn scene<'a>(matrix: &QrMatrix, style: &'a Style, layout: Layout, logo: Opti
         }
         // Function modules under the box (never finders: the budget keeps the box off them)
         // are drawn again over the logo, so timing and alignment patterns stay whole.
-        let under = |r: usize, c: usize| p.covers(r, c) && budget::is_function(matrix.version, r, c);
+        let under = |r: usize, c: usize| p.covers(r, c) && ec_budget::is_function(matrix.version, r, c);
         let mut light = Outline::default();
         let mut dark_cells = Outline::default();
         let kept_dark = |r: isize, c: isize| {

@@ -30,10 +30,10 @@ const BACKTRACK_VISITED: usize = 256 << 10;
 pub const MIN_CAPACITY: usize = 4 * BACKTRACK_VISITED;
 
 /// A pool of caches for one automaton, each made on first use by a thread and kept: the
-/// caches of `KeptRegex`, of the walk of `test`'s two automata, and of the look-around markers.
+/// caches of `ResettingRegex`, of the walk of `test`'s two automata, and of the look-around markers.
 pub type CachePool<T> = Pool<T, Box<dyn Fn() -> T + Send + Sync + UnwindSafe + RefUnwindSafe>>;
 
-pub struct KeptRegex {
+pub struct ResettingRegex {
     re: Regex,
     caches: CachePool<Cache>,
     /// A cache past this many bytes is reset after its search.
@@ -42,10 +42,10 @@ pub struct KeptRegex {
     resets: std::sync::atomic::AtomicUsize,
 }
 
-impl KeptRegex {
+impl ResettingRegex {
     /// `capacity`: the lazy DFA cache capacity `re` was built with (each of its forward and
     /// reverse lazy DFAs may grow to it), at least `MIN_CAPACITY`.
-    pub fn new(re: Regex, capacity: usize) -> KeptRegex {
+    pub fn new(re: Regex, capacity: usize) -> ResettingRegex {
         debug_assert!(capacity >= MIN_CAPACITY);
         // A cache allocates as it is used; reset, it holds what every search needs (the
         // PikeVM's sets, sized to the NFA; the lazy DFAs' sentinel states).
@@ -56,7 +56,7 @@ impl KeptRegex {
             let re = re.clone();
             Pool::new(Box::new(move || re.create_cache()))
         };
-        KeptRegex {
+        ResettingRegex {
             re,
             caches,
             reset_above: fresh + capacity / 2,
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn a_cache_past_half_its_capacity_is_reset_after_the_search() {
-        let kept = KeptRegex::new(build(THRASHES), CAPACITY);
+        let kept = ResettingRegex::new(build(THRASHES), CAPACITY);
         let mut seed = 1;
         let mut thrash = bits(&mut seed, THRASH_BITS);
         assert!(!kept.is_match(&Input::new(&thrash)));
@@ -192,7 +192,7 @@ mod tests {
         let mut seed = 5;
         let letters: Vec<u8> = bits(&mut seed, 1 << 20).iter().map(|b| b'a' + (b - b'0') * 7).collect();
         for source in [r"foo\d+bar", r"(\w+)@(\w+)\.com", r"[a-h]{3}x"] {
-            let kept = KeptRegex::new(build(source), CAPACITY);
+            let kept = ResettingRegex::new(build(source), CAPACITY);
             for len in [10, 4096, 65_536, 1 << 20] {
                 for _ in 0..3 {
                     kept.is_match(&Input::new(&letters[..len]));
