@@ -190,5 +190,6 @@ pub fn compat_render(env: Env, payload: Unknown, options: Unknown) -> napi::Resu
         // The compat layer's callers pass no signal.
         Ok((None, move |watch| QrTask::new(Work { job, settings, kanji, compat: true }, watch)))
     })?;
+    // SAFETY: the value was made in this env, on this thread, just now.
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }

@@ -293,6 +293,7 @@ pub fn decode(env: Env, image: Unknown, options: Option<Unknown>) -> napi::Resul
         let (request, signal_val) = request(&env, image, options)?;
         Ok((signal_val, move |watch| PoolTask::new(request, watch)))
     })?;
+    // SAFETY: the value was made in this env, on this thread, just now.
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
 

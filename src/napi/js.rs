@@ -27,6 +27,8 @@ impl Val {
 
     pub fn value_type(&self) -> ValueType {
         let mut t = 0;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe { sys::napi_typeof(self.env, self.raw, &mut t) };
         ValueType::from(t)
     }
@@ -58,22 +60,30 @@ impl Val {
 
     pub fn get_bool(&self) -> Option<bool> {
         let mut b = false;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         (unsafe { sys::napi_get_value_bool(self.env, self.raw, &mut b) } == sys::Status::napi_ok).then_some(b)
     }
 
     pub fn get_f64(&self) -> Option<f64> {
         let mut n = 0.0;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         (unsafe { sys::napi_get_value_double(self.env, self.raw, &mut n) } == sys::Status::napi_ok).then_some(n)
     }
 
     pub fn is_array(&self) -> bool {
         let mut b = false;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe { sys::napi_is_array(self.env, self.raw, &mut b) };
         b
     }
 
     pub fn is_typedarray(&self) -> bool {
         let mut b = false;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe { sys::napi_is_typedarray(self.env, self.raw, &mut b) };
         b
     }
@@ -83,10 +93,14 @@ impl Val {
     fn builtin_class(&self) -> Option<&'static str> {
         use sys::TypedarrayType as T;
         let mut b = false;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe { sys::napi_is_arraybuffer(self.env, self.raw, &mut b) };
         if b {
             return Some("ArrayBuffer");
         }
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe { sys::napi_is_dataview(self.env, self.raw, &mut b) };
         if b {
             return Some("DataView");
@@ -95,6 +109,8 @@ impl Val {
             return None;
         }
         let (mut kind, mut len, mut data, mut buffer, mut offset) = (0, 0, ptr::null_mut(), ptr::null_mut(), 0);
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe {
             sys::napi_get_typedarray_info(self.env, self.raw, &mut kind, &mut len, &mut data, &mut buffer, &mut offset)
         };
@@ -117,6 +133,8 @@ impl Val {
     /// An `ArrayBuffer` or `DataView`: bytes, but not in a form the functions take.
     pub fn is_raw_buffer(&self) -> bool {
         let (mut ab, mut dv) = (false, false);
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe {
             sys::napi_is_arraybuffer(self.env, self.raw, &mut ab);
             sys::napi_is_dataview(self.env, self.raw, &mut dv);
@@ -127,6 +145,8 @@ impl Val {
     /// Length of a string in UTF-16 units, without copying it.
     pub fn string_utf16_len(&self) -> usize {
         let mut len = 0;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe { sys::napi_get_value_string_utf16(self.env, self.raw, ptr::null_mut(), 0, &mut len) };
         len
     }
@@ -137,6 +157,8 @@ impl Val {
         let mut units = vec![0u16; len + 1];
         let mut written = 0;
         status_ok(
+            // SAFETY: `self` is a value of the current call's env, used on its thread; out-
+            // pointers are locals.
             unsafe { sys::napi_get_value_string_utf16(self.env, self.raw, units.as_mut_ptr(), len + 1, &mut written) },
             "read string",
         )?;
@@ -159,12 +181,16 @@ impl Val {
         }
         let mut len = 0;
         status_ok(
+            // SAFETY: `self` is a value of the current call's env, used on its thread; out-
+            // pointers are locals.
             unsafe { sys::napi_get_value_string_utf8(self.env, self.raw, ptr::null_mut(), 0, &mut len) },
             "measure string",
         )?;
         let mut bytes = vec![0u8; len + 1];
         let mut written = 0;
         status_ok(
+            // SAFETY: `self` is a value of the current call's env, used on its thread; out-
+            // pointers are locals.
             unsafe {
                 sys::napi_get_value_string_utf8(self.env, self.raw, bytes.as_mut_ptr().cast(), len + 1, &mut written)
             },
@@ -202,12 +228,16 @@ impl Val {
             units.reserve(len + 1);
             let mut written = 0;
             // V8 writes the units into the spare capacity, and a terminating zero.
+            // SAFETY: `self` is a value of the current call's env, used on its thread; out-
+            // pointers are locals.
             let read = status_ok(
                 unsafe {
                     sys::napi_get_value_string_utf16(self.env, self.raw, units.as_mut_ptr(), len + 1, &mut written)
                 },
                 "read string",
             );
+            // SAFETY: N-API wrote the first `written` units (at most `len`, the room given); on a
+            // failure none are kept.
             unsafe { units.set_len(if read.is_ok() { written.min(len) } else { 0 }) };
             let result = read.and_then(|()| f(units));
             if units.capacity() > KEEP_UNITS {
@@ -270,6 +300,8 @@ impl Val {
         let from = out.len();
         let mut written = 0;
         // V8 writes into the spare capacity; nothing is zero-filled first.
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         let read = unsafe {
             let s = sys::napi_get_value_string_utf8(
                 self.env,
@@ -318,6 +350,8 @@ impl Val {
         let mut data = ptr::null_mut();
         let mut buffer = ptr::null_mut();
         let mut offset = 0;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         let is_typed = self.is_typedarray()
             && unsafe {
                 sys::napi_get_typedarray_info(
@@ -338,6 +372,8 @@ impl Val {
         Some(if data.is_null() || len == 0 {
             &[]
         } else {
+            // SAFETY: N-API gave the typed array's data and length for the current call; the slice
+            // is read before the call returns and not kept.
             unsafe { std::slice::from_raw_parts(data as *const u8, len) }
         })
     }
@@ -362,6 +398,8 @@ impl Val {
         let mut out = ptr::null_mut();
         let key_c = std::ffi::CString::new(key).unwrap_or_default();
         status_ok(
+            // SAFETY: `self` is a value of the current call's env, used on its thread; out-
+            // pointers are locals.
             unsafe { sys::napi_get_named_property(self.env, self.raw, key_c.as_ptr(), &mut out) },
             "read property",
         )?;
@@ -375,6 +413,8 @@ impl Val {
     pub fn for_each_own(&self, mut f: impl FnMut(&str, Val) -> CoreResult<()>) -> CoreResult<()> {
         let mut keys = ptr::null_mut();
         status_ok(
+            // SAFETY: `self` is a value of the current call's env, used on its thread; out-
+            // pointers are locals.
             unsafe {
                 sys::napi_get_all_property_names(
                     self.env,
@@ -392,8 +432,12 @@ impl Val {
             let key = keys.element(i)?;
             let mut buf = [0u8; 32];
             let mut len = 0;
+            // SAFETY: `self` is a value of the current call's env, used on its thread; out-
+            // pointers are locals.
             unsafe { sys::napi_get_value_string_utf8(self.env, key.raw, buf.as_mut_ptr().cast(), buf.len(), &mut len) };
             let mut value = ptr::null_mut();
+            // SAFETY: `self` is a value of the current call's env, used on its thread; out-
+            // pointers are locals.
             status_ok(unsafe { sys::napi_get_property(self.env, self.raw, key.raw, &mut value) }, "read property")?;
             let value = Val { env: self.env, raw: value };
             if !value.is_nullish() {
@@ -408,6 +452,8 @@ impl Val {
     /// each unit's low byte, so `'Ō'` would read as `'L'`.
     pub fn short_string(&self, buf: &mut [u8; 17]) -> Option<usize> {
         let mut len = 0;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         let status =
             unsafe { sys::napi_get_value_string_utf8(self.env, self.raw, buf.as_mut_ptr().cast(), 17, &mut len) };
         (status == sys::Status::napi_ok && len < 13).then_some(len)
@@ -415,12 +461,16 @@ impl Val {
 
     pub fn array_len(&self) -> u32 {
         let mut len = 0;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         unsafe { sys::napi_get_array_length(self.env, self.raw, &mut len) };
         len
     }
 
     pub fn element(&self, i: u32) -> CoreResult<Val> {
         let mut out = ptr::null_mut();
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         status_ok(unsafe { sys::napi_get_element(self.env, self.raw, i, &mut out) }, "read array element")?;
         Ok(Val { env: self.env, raw: out })
     }
@@ -444,6 +494,8 @@ pub fn copy_of(bytes: &[u8]) -> Vec<u8> {
         let end = (copy.as_mut_ptr() as usize + bytes.len()) / PAGE * PAGE;
         if end > start {
             // Untouched memory of this allocation's own: populating it changes no contents.
+            // SAFETY: the range lies inside this Vec's own, untouched allocation; populating pages
+            // changes no contents.
             unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE) };
         }
     }
@@ -464,6 +516,7 @@ pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_valu
     if bytes.len() < COPY_BELOW {
         let mut out = ptr::null_mut();
         let mut data = ptr::null_mut();
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe {
             napi::check_status!(sys::napi_create_buffer_copy(
                 env,
@@ -475,6 +528,7 @@ pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_valu
         }
         Ok(out)
     } else {
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe { napi::bindgen_prelude::ToNapiValue::to_napi_value(env, napi::bindgen_prelude::Buffer::from(bytes)) }
     }
 }
@@ -641,6 +695,7 @@ pub fn error_value(env: sys::napi_env, err: &Error) -> sys::napi_value {
     let mut msg = ptr::null_mut();
     let mut out = ptr::null_mut();
     let code_str = err.kind.code();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         sys::napi_create_string_utf8(env, code_str.as_ptr().cast(), code_str.len() as isize, &mut code);
         sys::napi_create_string_utf8(env, err.message.as_ptr().cast(), err.message.len() as isize, &mut msg);
@@ -669,17 +724,20 @@ pub fn error_value(env: sys::napi_env, err: &Error) -> sys::napi_value {
 /// Proxy trap, a signal's `addEventListener`), taken off the pending state; `None` if none.
 pub fn take_exception(env: sys::napi_env) -> Option<sys::napi_value> {
     let mut pending = false;
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe { sys::napi_is_exception_pending(env, &mut pending) };
     if !pending {
         return None;
     }
     let mut thrown = ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     (unsafe { sys::napi_get_and_clear_last_exception(env, &mut thrown) } == sys::Status::napi_ok).then_some(thrown)
 }
 
 /// Whether user code threw during this call (the exception is left pending, to propagate).
 pub fn exception_pending(env: sys::napi_env) -> bool {
     let mut pending = false;
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe { sys::napi_is_exception_pending(env, &mut pending) };
     pending
 }
@@ -687,6 +745,7 @@ pub fn exception_pending(env: sys::napi_env) -> bool {
 /// `err` as a napi error that rejects or throws with exactly the object `error_value` builds.
 pub fn to_napi(env: sys::napi_env, err: &Error) -> napi::Error {
     let value = error_value(env, err);
+    // SAFETY: the value was made in this env, on this thread, just now.
     napi::Error::from(unsafe { napi::Unknown::from_raw_unchecked(env, value) })
 }
 
@@ -702,6 +761,7 @@ pub fn rejected(env: sys::napi_env, err: &Error) -> napi::Result<sys::napi_value
 pub fn rejected_with(env: sys::napi_env, reason: sys::napi_value) -> napi::Result<sys::napi_value> {
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         napi::check_status!(sys::napi_create_promise(env, &mut deferred, &mut promise))?;
         napi::check_status!(sys::napi_reject_deferred(env, deferred, reason))?;

@@ -60,6 +60,8 @@ fn with_text<R>(name: impl std::fmt::Display, v: &Val, f: impl FnOnce(Text<'_>) 
         buf.clear();
         // Asking its length (it costs nothing) says whether `v` is a string.
         let mut units = 0;
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         if unsafe { sys::napi_get_value_string_utf16(v.env, v.raw, std::ptr::null_mut(), 0, &mut units) }
             != sys::Status::napi_ok
         {
@@ -78,6 +80,8 @@ fn with_text<R>(name: impl std::fmt::Display, v: &Val, f: impl FnOnce(Text<'_>) 
         let mut written = 0;
         // V8 writes into the spare capacity; nothing is zero-filled first. The room holds any
         // string of fewer than `READ_WIDE_FROM` units whole.
+        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // are locals.
         let read = unsafe {
             let s = sys::napi_get_value_string_utf8(v.env, v.raw, buf.as_mut_ptr().cast(), SHORT_READ, &mut written);
             buf.set_len(written.min(SHORT_READ - 1));
@@ -366,6 +370,7 @@ impl Call {
     unsafe fn read(env: sys::napi_env, info: sys::napi_callback_info) -> Call {
         let mut argc = 3;
         let mut call = Call { env, this: std::ptr::null_mut(), args: [std::ptr::null_mut(); 3] };
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe {
             sys::napi_get_cb_info(env, info, &mut argc, call.args.as_mut_ptr(), &mut call.this, std::ptr::null_mut())
         };
@@ -381,6 +386,7 @@ impl Call {
     fn handle(&self) -> Result<u64> {
         let mut tagged = false;
         let mut ptr = std::ptr::null_mut();
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe {
             sys::napi_check_object_type_tag(self.env, self.this, &MATCHER_TAG, &mut tagged);
             if tagged {
@@ -410,6 +416,7 @@ unsafe fn method(
     info: sys::napi_callback_info,
     body: impl FnOnce(&Call) -> Result<sys::napi_value>,
 ) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     let call = unsafe { Call::read(env, info) };
     settle(env, catch_panic(|| body(&call)))
 }
@@ -421,6 +428,8 @@ fn settle(env: sys::napi_env, result: Result<sys::napi_value>) -> sys::napi_valu
         // What user code threw while the arguments were read propagates as it is.
         Err(_) if js::exception_pending(env) => std::ptr::null_mut(),
         Err(e) => {
+            // SAFETY: N-API with the env of the current call, on its thread; out-pointers are
+            // locals.
             unsafe { sys::napi_throw(env, js::error_value(env, &e)) };
             std::ptr::null_mut()
         }
@@ -437,18 +446,21 @@ fn status(s: sys::napi_status) -> Result<()> {
 
 fn js_bool(env: sys::napi_env, b: bool) -> Result<sys::napi_value> {
     let mut out = std::ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     status(unsafe { sys::napi_get_boolean(env, b, &mut out) })?;
     Ok(out)
 }
 
 fn js_i32(env: sys::napi_env, n: i32) -> Result<sys::napi_value> {
     let mut out = std::ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     status(unsafe { sys::napi_create_int32(env, n, &mut out) })?;
     Ok(out)
 }
 
 fn js_u32(env: sys::napi_env, n: u32) -> Result<sys::napi_value> {
     let mut out = std::ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     status(unsafe { sys::napi_create_uint32(env, n, &mut out) })?;
     Ok(out)
 }
@@ -459,6 +471,8 @@ fn typed_array<T: Copy>(env: sys::napi_env, kind: sys::napi_typedarray_type, ite
     let mut data = std::ptr::null_mut();
     let mut buffer = std::ptr::null_mut();
     let mut out = std::ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; `data` is the new buffer's
+    // own `bytes` bytes, which `items` fills exactly.
     unsafe {
         status(sys::napi_create_arraybuffer(env, bytes, &mut data, &mut buffer))?;
         if bytes > 0 {
@@ -474,10 +488,12 @@ fn typed_array<T: Copy>(env: sys::napi_env, kind: sys::napi_typedarray_type, ite
 /// as its few JavaScript bytes do.
 fn report_external(env: sys::napi_env, bytes: i64) {
     let mut total = 0;
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe { sys::napi_adjust_external_memory(env, bytes, &mut total) };
 }
 
 unsafe extern "C" fn finalize_matcher(env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
+    // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     let handle = unsafe { Box::from_raw(data as *mut u64) };
     release(env, *handle);
 }
@@ -492,6 +508,7 @@ fn release(env: sys::napi_env, handle: u64) {
 
 /// `new Matcher(patterns, options?)`.
 unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             let mut new_target = std::ptr::null_mut();
@@ -528,6 +545,7 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
 }
 
 unsafe extern "C" fn get_size(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { method(env, info, |call| call.with_matcher(|m| js_u32(env, m.len()))) }
 }
 
@@ -554,14 +572,17 @@ fn matches_body(env: sys::napi_env, m: &Matcher, text: &Val) -> Result<sys::napi
 }
 
 unsafe extern "C" fn test(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { method(env, info, |call| call.with_matcher(|m| test_body(env, m, &call.arg(0)))) }
 }
 
 unsafe extern "C" fn first(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { method(env, info, |call| call.with_matcher(|m| first_body(env, m, &call.arg(0)))) }
 }
 
 unsafe extern "C" fn matches(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { method(env, info, |call| call.with_matcher(|m| matches_body(env, m, &call.arg(0)))) }
 }
 
@@ -576,6 +597,7 @@ unsafe fn bound(
     let mut argc = 2;
     let mut args = [std::ptr::null_mut(); 2];
     let mut handle = -1.0;
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     let read = unsafe {
         sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), std::ptr::null_mut(), std::ptr::null_mut())
             == sys::Status::napi_ok
@@ -590,20 +612,24 @@ unsafe fn bound(
 }
 
 unsafe extern "C" fn bound_test(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { bound(env, info, test_body) }
 }
 
 unsafe extern "C" fn bound_first(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { bound(env, info, first_body) }
 }
 
 unsafe extern "C" fn bound_matches(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { bound(env, info, matches_body) }
 }
 
 /// `__matcherHandle.call(matcher)`: the matcher's handle, for `__boundTest(handle, text)` and
 /// its siblings. `lib/matcher.js` keeps it in a private field of the `Matcher`.
 unsafe extern "C" fn matcher_handle(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             let handle = call.handle()?;
@@ -615,6 +641,7 @@ unsafe extern "C" fn matcher_handle(env: sys::napi_env, info: sys::napi_callback
 }
 
 unsafe extern "C" fn find_all(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             let m = call.matcher()?;
@@ -638,6 +665,7 @@ unsafe extern "C" fn find_all(env: sys::napi_env, info: sys::napi_callback_info)
 }
 
 unsafe extern "C" fn test_many(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             maybe_panic("testMany");
@@ -649,6 +677,7 @@ unsafe extern "C" fn test_many(env: sys::napi_env, info: sys::napi_callback_info
 }
 
 unsafe extern "C" fn first_many(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             let m = call.matcher()?;
@@ -659,6 +688,7 @@ unsafe extern "C" fn first_many(env: sys::napi_env, info: sys::napi_callback_inf
 }
 
 unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     let call = unsafe { Call::read(env, info) };
     let value = super::queue::call(env, || {
         let matcher = call.matcher()?;
@@ -704,6 +734,7 @@ unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_
     let mut argc = 7;
     let mut args = [std::ptr::null_mut(); 7];
     let mut this = std::ptr::null_mut();
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { sys::napi_get_cb_info(env, info, &mut argc, args.as_mut_ptr(), &mut this, std::ptr::null_mut()) };
     let call = Call { env, this, args: [args[0], args[1], args[2]] };
     let arg = |i: usize| Val { env, raw: args[i] };
@@ -780,7 +811,11 @@ impl Work for LinesWork {
             let mut out = std::ptr::null_mut();
             // SAFETY: N-API calls in the env of this call, on its thread; `out` made just now.
             status(unsafe { sys::napi_create_array_with_length(raw, 2, &mut out) })?;
+            // SAFETY: N-API with the env of the current call, on its thread; out-pointers are
+            // locals.
             status(unsafe { sys::napi_set_element(raw, out, 0, meta) })?;
+            // SAFETY: N-API with the env of the current call, on its thread; out-pointers are
+            // locals.
             status(unsafe { sys::napi_set_element(raw, out, 1, bytes) })?;
             Ok(out)
         })();
@@ -793,6 +828,7 @@ impl Work for LinesWork {
 /// builds the new string. The union it searches is built on the first call, and its memory
 /// reported to V8 then.
 unsafe extern "C" fn replace_spans(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             maybe_panic("replace");
@@ -816,6 +852,7 @@ unsafe extern "C" fn replace_spans(env: sys::napi_env, info: sys::napi_callback_
 /// `__wellFormed(text)`: whether the string `text` holds no lone surrogate (a copy of its
 /// units, checked natively: faster than `String.prototype.isWellFormed` on long strings).
 unsafe extern "C" fn well_formed(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             let text = call.arg(0);
@@ -829,6 +866,7 @@ unsafe extern "C" fn well_formed(env: sys::napi_env, info: sys::napi_callback_in
 
 /// `__matcherGroups.call(matcher)`: whether any pattern has a capturing group.
 unsafe extern "C" fn matcher_groups(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             let m = call.matcher()?;
@@ -845,6 +883,7 @@ unsafe extern "C" fn matcher_groups(env: sys::napi_env, info: sys::napi_callback
 /// threadpool keep their own reference until they settle). Later calls throw
 /// `ERR_QR_NATIVE_DISPOSED`; a second dispose does nothing.
 unsafe extern "C" fn matcher_dispose(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             let handle = match call.handle() {
@@ -877,6 +916,7 @@ const AUTO_LENGTH: isize = -1;
 /// it to answer such a matcher on a string in JavaScript, where comparisons cost less than
 /// the call into native.
 unsafe extern "C" fn matcher_literals(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
         method(env, info, |call| {
             let mut out = std::ptr::null_mut();
@@ -944,6 +984,7 @@ pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
         method(c"scanLines", scan_lines),
     ];
     let mut class = std::ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         napi::check_status!(sys::napi_define_class(
             env,

@@ -201,6 +201,7 @@ fn spawn(
         let job = make(&settings)?;
         Ok((signal_val, move |watch| plain(job, settings, watch)))
     })?;
+    // SAFETY: the value was made in this env, on this thread, just now.
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
 
@@ -280,6 +281,7 @@ pub fn generate_sync(env: Env, input: Unknown, options: Option<Unknown>) -> napi
         let data = one_input(&env, input)?;
         output::generate(&data.as_input(), &settings, None)
     })?;
+    // SAFETY: the value was made in this env, on this thread, just now.
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
 }
 
@@ -364,6 +366,7 @@ pub fn styling_render(
         };
         Ok((signal_val, move |watch| plain(job, settings, watch)))
     })?;
+    // SAFETY: the value was made in this env, on this thread, just now.
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
 
@@ -406,6 +409,7 @@ pub fn styled_unchecked_sync(env: Env, input: Unknown, options: Option<Unknown>)
         let data = one_input(&env, input)?;
         output::generate(&data.as_input(), &settings, None)
     })?;
+    // SAFETY: the value was made in this env, on this thread, just now.
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), js::buffer(env.raw(), bytes)?) })
 }
 

@@ -52,8 +52,8 @@ struct Entry {
     home: Arc<Home>,
 }
 
-// The data is only touched by one thread at a time: its home thread until the task runs,
-// then the pool thread that runs it, then its home thread again (through `Home::send`).
+// SAFETY: the job behind `data` is touched by one thread at a time: its home thread until
+// the task runs, then the pool thread that runs it, then its home thread again (`Home::send`).
 unsafe impl Send for Entry {}
 
 impl Waiter for Entry {
@@ -112,8 +112,8 @@ struct Home {
 #[derive(Clone, Copy)]
 struct Tsfn(sys::napi_threadsafe_function);
 
-// N-API allows `napi_call_threadsafe_function` from any thread; nothing else is touched
-// off the JavaScript thread.
+// SAFETY: N-API allows `napi_call_threadsafe_function` from any thread; nothing else is
+// touched off the JavaScript thread.
 unsafe impl Send for Tsfn {}
 
 impl Home {
@@ -122,9 +122,13 @@ impl Home {
         let tsfn = self.tsfn.lock().unwrap_or_else(|e| e.into_inner());
         let Some(Tsfn(f)) = *tsfn else { return Err(message) };
         let boxed = Box::into_raw(Box::new(message));
+        // SAFETY: `f` is live (the lock keeps `release` out), and N-API takes calls of a
+        // threadsafe function from any thread; the box is taken back below if it refuses.
         if unsafe { sys::napi_call_threadsafe_function(f, boxed.cast(), 0) } == sys::Status::napi_ok {
             Ok(())
         } else {
+            // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back
+            // once.
             Err(*unsafe { Box::from_raw(boxed) })
         }
     }
@@ -151,6 +155,7 @@ pub fn init(env: sys::napi_env) -> napi::Result<()> {
     signal::on_abort_call(abort_waiting);
     let mut name = ptr::null_mut();
     let mut tsfn = ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         napi::check_status!(sys::napi_create_string_utf8(env, c"qr-native queue".as_ptr(), -1, &mut name))?;
         napi::check_status!(sys::napi_create_threadsafe_function(
@@ -184,6 +189,8 @@ fn outstanding(env: sys::napi_env, delta: isize) {
         let was = local.outstanding;
         local.outstanding = was.saturating_add_signed(delta);
         let Some(tsfn) = local.home.raw() else { return };
+        // SAFETY: this thread's own threadsafe function, (un)referenced on this thread with
+        // its env, as N-API requires.
         unsafe {
             if was == 0 && local.outstanding > 0 {
                 sys::napi_ref_threadsafe_function(env, tsfn);
@@ -201,12 +208,15 @@ unsafe extern "C" fn on_teardown(_arg: *mut c_void) {
     drop(lock().take_all(|e| Arc::ptr_eq(&e.home, &local.home)));
     let tsfn = local.home.tsfn.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(Tsfn(f)) = tsfn {
+        // SAFETY: taken out of the mailbox under its lock, so released once and never called
+        // after.
         unsafe { sys::napi_release_threadsafe_function(f, sys::ThreadsafeFunctionReleaseMode::abort) };
     }
 }
 
 /// On a task's home thread: start it (its slot is reserved), or settle it (it ran chained).
 unsafe extern "C" fn on_message(env: sys::napi_env, _js: sys::napi_value, _ctx: *mut c_void, data: *mut c_void) {
+    // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     let message = *unsafe { Box::from_raw(data as *mut Message) };
     if env.is_null() {
         // The environment is being torn down: nothing can be settled or started.
@@ -217,12 +227,16 @@ unsafe extern "C" fn on_message(env: sys::napi_env, _js: sys::napi_value, _ctx: 
     }
     match message {
         Message::Start(entry) => {
+            // SAFETY: `entry.data` is the job `entry.ops` was made for, still alive: only `finish`
+            // or `cancel` frees it.
             if !unsafe { (entry.ops.start)(env, entry) } {
                 slot_freed();
             }
         }
         Message::Done(entry) => {
             outstanding(env, -1);
+            // SAFETY: `entry.data` is the job `entry.ops` was made for, still alive: only `finish`
+            // or `cancel` frees it.
             unsafe { (entry.ops.finish)(env, entry.data) }
         }
     }
@@ -293,6 +307,8 @@ struct Direct {
 }
 
 unsafe fn compute<T: Queued>(data: *mut c_void) {
+    // SAFETY: `data` is the job this queue boxed, alive until `finish` or `cancel` frees it; one
+    // thread touches it at a time.
     let job = unsafe { &mut *(data as *mut Job<T>) };
     if let Some(task) = job.task.as_mut() {
         // `compute` catches its own panics (`catch_panic`); none reaches here.
@@ -302,10 +318,14 @@ unsafe fn compute<T: Queued>(data: *mut c_void) {
 
 /// libuv's execute callback: the task, then waiting tasks for a while, then the slot back.
 unsafe extern "C" fn execute(_env: sys::napi_env, data: *mut c_void) {
+    // SAFETY: `data` is the `Direct` that `start` boxed for this libuv work; libuv runs
+    // `execute` once, before `complete` frees it.
     let direct = unsafe { &mut *(data as *mut Direct) };
     let started = Instant::now();
     let mut next = direct.entry.take();
     while let Some(entry) = next.take() {
+        // SAFETY: `entry.data` is the job `entry.ops` was made for, still alive: only `finish` or
+        // `cancel` frees it.
         unsafe { (entry.ops.compute)(entry.data) };
         match computed(entry, started) {
             Next::Task(entry) => next = Some(entry),
@@ -318,12 +338,15 @@ unsafe extern "C" fn execute(_env: sys::napi_env, data: *mut c_void) {
 
 /// libuv's complete callback: only the libuv work is left to release.
 unsafe extern "C" fn complete(env: sys::napi_env, _status: sys::napi_status, data: *mut c_void) {
+    // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     let direct = unsafe { Box::from_raw(data as *mut Direct) };
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe { sys::napi_delete_async_work(env, direct.work) };
 }
 
 /// Settles the promise with the task's result (or error) and frees the task.
 unsafe fn finish<T: Queued>(env: sys::napi_env, data: *mut c_void) {
+    // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     let mut job = unsafe { Box::from_raw(data as *mut Job<T>) };
     let Some(mut task) = job.task.take() else { return };
     let napi_env = Env::from_raw(env);
@@ -332,6 +355,7 @@ unsafe fn finish<T: Queued>(env: sys::napi_env, data: *mut c_void) {
         Some(Err(e)) => task.reject(napi_env, e),
         None => Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "the task did not run"))),
     };
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         match settled.and_then(|value| napi::bindgen_prelude::ToNapiValue::to_napi_value(env, value)) {
             Ok(v) => sys::napi_resolve_deferred(env, job.deferred, v),
@@ -343,9 +367,11 @@ unsafe fn finish<T: Queued>(env: sys::napi_env, data: *mut c_void) {
 
 /// Rejects a waiting task's promise with its AbortError and frees it.
 unsafe fn cancel<T: Queued>(env: sys::napi_env, data: *mut c_void) {
+    // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     let mut job = unsafe { Box::from_raw(data as *mut Job<T>) };
     if let Some(task) = job.task.take() {
         let error = super::signal::abort_error(env, task.watch());
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe { sys::napi_reject_deferred(env, job.deferred, napi::JsError::from(error).into_value(env)) };
         let _ = task.finally(Env::from_raw(env));
     }
@@ -357,6 +383,7 @@ unsafe fn start<T: Queued>(env: sys::napi_env, entry: Entry) -> bool {
     let data = entry.data;
     let direct = Box::into_raw(Box::new(Direct { work: ptr::null_mut(), entry: Some(entry) }));
     let mut name = ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     let queued = unsafe {
         sys::napi_create_string_utf8(env, c"qr-native".as_ptr(), -1, &mut name) == sys::Status::napi_ok
             && sys::napi_create_async_work(
@@ -371,13 +398,19 @@ unsafe fn start<T: Queued>(env: sys::napi_env, entry: Entry) -> bool {
             && sys::napi_queue_async_work(env, (*direct).work) == sys::Status::napi_ok
     };
     if !queued {
+        // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
         let direct = unsafe { Box::from_raw(direct) };
         if !direct.work.is_null() {
+            // SAFETY: N-API with the env of the current call, on its thread; out-pointers are
+            // locals.
             unsafe { sys::napi_delete_async_work(env, direct.work) };
         }
+        // SAFETY: `data` is the job this queue boxed, alive until `finish` or `cancel` frees it;
+        // one thread touches it at a time.
         let job = unsafe { &mut *(data as *mut Job<T>) };
         job.output =
             Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "could not queue the threadpool task"))));
+        // SAFETY: called on the task's home thread with its env, as `Ops` requires.
         unsafe { finish::<T>(env, data) };
         outstanding(env, -1);
     }
@@ -404,8 +437,11 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
     let flag = task.watch().map(|w| w.flag.as_ptr());
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe { napi::check_status!(sys::napi_create_promise(env, &mut deferred, &mut promise))? };
     let data: *mut c_void = Box::into_raw(Box::new(Job { task: Some(task), output: None, deferred })).cast();
+    // SAFETY: called at most once, on this thread, before `data` is queued anywhere: the job is
+    // ours alone, and `finish` frees it.
     let reject_now = |error: Error| unsafe {
         let job = &mut *(data as *mut Job<T>);
         job.output = Some(Err(js::to_napi(env, &error)));
@@ -420,6 +456,7 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
     match admitted {
         Admit::Start(entry) => {
             outstanding(env, 1);
+            // SAFETY: called on the task's home thread with its env, as `Ops` requires.
             if !unsafe { start::<T>(env, entry) } {
                 slot_freed();
             }
@@ -459,6 +496,8 @@ pub fn abort_waiting(env: sys::napi_env, flag: *const AtomicBool) {
     let cancelled = lock().take_flagged(flag as usize, |e| Arc::ptr_eq(&e.home, &home));
     outstanding(env, -(cancelled.len() as isize));
     for entry in cancelled {
+        // SAFETY: `entry.data` is the job `entry.ops` was made for, still alive: only `finish` or
+        // `cancel` frees it.
         unsafe { (entry.ops.cancel)(env, entry.data) };
     }
 }

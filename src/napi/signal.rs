@@ -51,6 +51,7 @@ const SIGNAL_TAG: sys::napi_type_tag =
     sys::napi_type_tag { lower: 0x7172_6e61_7469_7665, upper: 0x7369_676e_616c_2d31 };
 
 unsafe extern "C" fn drop_shared_flag(_env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
+    // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     drop(unsafe { Box::from_raw(data as *mut Arc<AtomicBool>) });
 }
 
@@ -58,6 +59,7 @@ unsafe extern "C" fn drop_shared_flag(_env: sys::napi_env, data: *mut std::ffi::
 unsafe fn listener_for(env: sys::napi_env, flag: &AbortFlag) -> sys::napi_value {
     let data = Arc::into_raw(flag.0.clone()) as *mut std::ffi::c_void;
     let mut listener = ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         sys::napi_create_function(env, c"onAbort".as_ptr(), 7, Some(on_abort), data, &mut listener);
         sys::napi_add_finalizer(env, listener, data, Some(drop_flag), ptr::null_mut(), ptr::null_mut());
@@ -67,6 +69,7 @@ unsafe fn listener_for(env: sys::napi_env, flag: &AbortFlag) -> sys::napi_value 
 
 fn add_listener(signal: &Val, listener: sys::napi_value) -> bool {
     let mut event = ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe { sys::napi_create_string_utf8(signal.env, c"abort".as_ptr(), 5, &mut event) };
     call_method(signal, c"addEventListener", &[event, listener])
 }
@@ -87,6 +90,7 @@ enum Shared {
 /// only ever mark a signal whose listener is in place.
 fn shared_flag(signal: &Val) -> Shared {
     let env = signal.env;
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         let mut tagged = false;
         sys::napi_check_object_type_tag(env, signal.raw, &SIGNAL_TAG, &mut tagged);
@@ -124,8 +128,8 @@ fn shared_flag(signal: &Val) -> Shared {
     }
 }
 
-// The raw references are only touched on the JavaScript thread (in `release`), never in
-// `compute`; moving them through the threadpool is what `Send` allows.
+// SAFETY: the raw references are only touched on the JavaScript thread (in `release`), never
+// in `compute`; moving them through the threadpool is what `Send` allows.
 unsafe impl Send for SignalWatch {}
 
 /// What an abort does besides setting its flag: the queue, which sits above this module,
@@ -140,6 +144,8 @@ pub fn on_abort_call(hook: AbortHook) {
 
 unsafe extern "C" fn on_abort(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let mut data = ptr::null_mut();
+    // SAFETY: `env` and `info` are this callback's; `data` is the flag `listener_for` gave the
+    // function, kept alive by its finalizer for as long as the function lives.
     unsafe {
         sys::napi_get_cb_info(env, info, ptr::null_mut(), ptr::null_mut(), ptr::null_mut(), &mut data);
         if !data.is_null() {
@@ -154,10 +160,12 @@ unsafe extern "C" fn on_abort(env: sys::napi_env, info: sys::napi_callback_info)
 }
 
 unsafe extern "C" fn drop_flag(_env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
+    // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     drop(unsafe { Arc::from_raw(data as *const AtomicBool) });
 }
 
 fn call_method(val: &Val, method: &std::ffi::CStr, args: &[sys::napi_value]) -> bool {
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         let mut f = ptr::null_mut();
         if sys::napi_get_named_property(val.env, val.raw, method.as_ptr(), &mut f) != sys::Status::napi_ok {
@@ -190,10 +198,13 @@ pub fn watch(env: &Env, signal: Option<Val>) -> Result<Option<SignalWatch>> {
     }
     let raw_env = env.raw();
     let mut signal_ref = ptr::null_mut();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe { sys::napi_create_reference(raw_env, signal.raw, 1, &mut signal_ref) };
     match shared_flag(&signal) {
         Shared::Flag(flag) => return Ok(Some(SignalWatch { flag, signal: signal_ref, listener: None })),
         Shared::Failed => {
+            // SAFETY: N-API with the env of the current call, on its thread; out-pointers are
+            // locals.
             unsafe { sys::napi_delete_reference(raw_env, signal_ref) };
             return Err(Error::new(crate::error::ErrorKind::Internal, "could not listen to options.signal"));
         }
@@ -201,6 +212,7 @@ pub fn watch(env: &Env, signal: Option<Val>) -> Result<Option<SignalWatch>> {
     }
     // The signal is someone else's wrapped object: a listener of this call's own.
     let flag = AbortFlag::default();
+    // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
         let listener = listener_for(raw_env, &flag);
         if !add_listener(&signal, listener) {
@@ -216,6 +228,7 @@ pub fn watch(env: &Env, signal: Option<Val>) -> Result<Option<SignalWatch>> {
 impl SignalWatch {
     /// The signal's `reason`, for the AbortError's `cause`.
     pub fn reason(&self, env: sys::napi_env) -> Option<sys::napi_value> {
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe {
             let mut signal = ptr::null_mut();
             sys::napi_get_reference_value(env, self.signal, &mut signal);
@@ -227,6 +240,7 @@ impl SignalWatch {
 
     /// Removes a per-call listener, if any, and drops the references (main thread only).
     pub fn release(self, env: sys::napi_env) {
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe {
             if let Some(listener_ref) = self.listener {
                 let mut signal = ptr::null_mut();
@@ -249,8 +263,10 @@ impl SignalWatch {
 pub fn abort_error(env: sys::napi_env, watch: Option<&SignalWatch>) -> napi::Error {
     let value = super::js::error_value(env, &Error::aborted());
     if let Some(reason) = watch.and_then(|w| w.reason(env)) {
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe { sys::napi_set_named_property(env, value, c"cause".as_ptr(), reason) };
     }
+    // SAFETY: the value was made in this env, on this thread, just now.
     napi::Error::from(unsafe { napi::Unknown::from_raw_unchecked(env, value) })
 }
 
@@ -258,6 +274,7 @@ pub fn abort_error(env: sys::napi_env, watch: Option<&SignalWatch>) -> napi::Err
 pub fn aborted_value(env: sys::napi_env, signal: &Val) -> sys::napi_value {
     let value = super::js::error_value(env, &Error::aborted());
     if let Ok(Some(reason)) = signal.prop("reason") {
+        // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe { sys::napi_set_named_property(env, value, c"cause".as_ptr(), reason.raw) };
     }
     value
