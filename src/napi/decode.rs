@@ -207,10 +207,7 @@ fn read_options(options: Option<Val>) -> Result<(DecodeOptions, u64, Option<Val>
             "tryHarder" => o.try_harder = js::bool_of("options.tryHarder", &v)?,
             "pure" => o.pure = js::bool_of("options.pure", &v)?,
             "maxPixels" => max_pixels = js::integer_in("options.maxPixels", &v, 1, MAX_MAX_PIXELS as i64)? as u64,
-            "signal" => {
-                signal::check_shape(&v)?;
-                signal = Some(v);
-            }
+            "signal" => signal = signal::read(Some(v))?,
             _ => {}
         }
         Ok(())

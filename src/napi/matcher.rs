@@ -60,7 +60,7 @@ fn with_text<R>(name: impl std::fmt::Display, v: &Val, f: impl FnOnce(Text<'_>) 
         buf.clear();
         // Asking its length (it costs nothing) says whether `v` is a string.
         let mut units = 0;
-        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
+        // SAFETY: `v` is a value of the current call's env, used on its thread; out-pointers
         // are locals.
         if unsafe { sys::napi_get_value_string_utf16(v.env, v.raw, std::ptr::null_mut(), 0, &mut units) }
             != sys::Status::napi_ok
@@ -80,8 +80,9 @@ fn with_text<R>(name: impl std::fmt::Display, v: &Val, f: impl FnOnce(Text<'_>) 
         let mut written = 0;
         // V8 writes into the spare capacity; nothing is zero-filled first. The room holds any
         // string of fewer than `READ_WIDE_FROM` units whole.
-        // SAFETY: `self` is a value of the current call's env, used on its thread; out-pointers
-        // are locals.
+        // SAFETY: `v` is a value of the current call's env, used on its thread; V8 writes at
+        // most `SHORT_READ` bytes into the room reserved above, and `set_len` keeps the
+        // `written` it reports (0 on a failure).
         let read = unsafe {
             let s = sys::napi_get_value_string_utf8(v.env, v.raw, buf.as_mut_ptr().cast(), SHORT_READ, &mut written);
             buf.set_len(written.min(SHORT_READ - 1));
@@ -705,10 +706,7 @@ unsafe extern "C" fn scan_lines(env: sys::napi_env, info: sys::napi_callback_inf
         };
         let mut signal_val = None;
         if let Some(o) = js::options_object("options", Some(call.arg(1)))? {
-            signal_val = o.prop("signal")?;
-            if let Some(s) = &signal_val {
-                signal::check_shape(s)?;
-            }
+            signal_val = signal::read(o.prop("signal")?)?;
         }
         Ok((signal_val, move |watch| PoolTask::new(ScanWork { matcher, data }, watch)))
     });
@@ -766,10 +764,7 @@ unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_
         };
         let max_line = js::integer_in("options.maxLineBytes", &arg(3), 1, MAX_LINE_BYTES as i64)? as usize;
         let last = js::bool_of("last", &arg(4))?;
-        let signal_val = Some(arg(5)).filter(|v| !matches!(v.value_type(), ValueType::Undefined | ValueType::Null));
-        if let Some(s) = &signal_val {
-            signal::check_shape(s)?;
-        }
+        let signal_val = signal::read(Some(arg(5)))?;
         Ok((signal_val, move |watch| PoolTask::new(LinesWork { matcher, data, pick, max_line, last }, watch)))
     });
     value.unwrap_or(std::ptr::null_mut())

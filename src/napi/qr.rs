@@ -125,10 +125,7 @@ pub fn read_options_checked(
             "small" => s.small = js::bool_of("options.small", &v)?,
             "quality" => s.quality = js::integer_in("options.quality", &v, 1, 100)? as u8,
             "style" if !v.is_nullish() => style_val = Some(v),
-            "signal" => {
-                signal::check_shape(&v)?;
-                signal = Some(v);
-            }
+            "signal" => signal = signal::read(Some(v))?,
             _ => {}
         }
         Ok(())

@@ -176,8 +176,17 @@ fn call_method(val: &Val, method: &std::ffi::CStr, args: &[sys::napi_value]) -> 
     }
 }
 
+/// `options.signal` as every async function reads it: `None` when absent (`undefined` or
+/// `null`), else the signal once `check_shape` accepts it.
+pub fn read(v: Option<Val>) -> Result<Option<Val>> {
+    match v {
+        Some(v) if !v.is_nullish() => check_shape(&v).map(|()| Some(v)),
+        _ => Ok(None),
+    }
+}
+
 /// A `TypeError` unless `signal` looks like an AbortSignal (`aborted`, `addEventListener`).
-pub fn check_shape(signal: &Val) -> Result<()> {
+fn check_shape(signal: &Val) -> Result<()> {
     let is_object = signal.value_type() == ValueType::Object;
     let is_signal = is_object
         && signal.prop("aborted")?.is_some_and(|a| a.value_type() == ValueType::Boolean)
