@@ -26,3 +26,4 @@ pub mod matcher;
 #[cfg(feature = "node")]
 pub mod napi;
 pub mod qr;
+pub mod text;

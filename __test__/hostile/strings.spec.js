@@ -97,7 +97,9 @@ test('long strings: read whole on every path, lone surrogates still throw', () =
       got,
       lone: throws('a'.repeat(70000) + '\\ud800'),
       loneSparse: throws('a'.repeat(5000) + 'é\\udc00needle'),
-      loneLong: throws('€'.repeat(30000) + '\\udc00needle')
+      loneLong: throws('€'.repeat(30000) + '\\udc00needle'),
+      // Past the 64 MiB room the length is counted first: U+FFFD's 3 bytes, not 2.
+      loneMeasured: throws('€'.repeat(22369621) + '\\udc00')
     })
   `))
   const hit = { test: true, first: 0, bytes: true }
@@ -119,5 +121,5 @@ test('long strings: read whole on every path, lone surrogates still throw', () =
     pair: [4095, 4095]
   })
   const invalid = ['TypeError', 'ERR_INVALID_ARG_VALUE']
-  assert.deepEqual({ lone: a.lone, loneSparse: a.loneSparse, loneLong: a.loneLong }, { lone: invalid, loneSparse: invalid, loneLong: invalid })
+  assert.deepEqual({ lone: a.lone, loneSparse: a.loneSparse, loneLong: a.loneLong, loneMeasured: a.loneMeasured }, { lone: invalid, loneSparse: invalid, loneLong: invalid, loneMeasured: invalid })
 })

@@ -2,6 +2,7 @@
 //! strings and bytes, building error objects of the contract's classes, and settled promises.
 
 use crate::error::{Error, ErrorKind, Result as CoreResult};
+use crate::text;
 use napi::{sys, Env, ValueType};
 use std::ptr;
 
@@ -44,7 +45,7 @@ impl Val {
             ValueType::Undefined => "undefined".into(),
             ValueType::Null => "null".into(),
             ValueType::Boolean => format!("type boolean ({})", self.get_bool().unwrap_or(false)),
-            ValueType::Number => format!("type number ({})", js_number(self.get_f64().unwrap_or(f64::NAN))),
+            ValueType::Number => format!("type number ({})", text::js_number(self.get_f64().unwrap_or(f64::NAN))),
             ValueType::String => {
                 let s = self.get_string_lossy(30);
                 format!("type string ('{s}')")
@@ -197,11 +198,11 @@ impl Val {
             "read string",
         )?;
         bytes.truncate(written);
-        if !has_replacement_char(&bytes) {
+        if !text::has_replacement_char(&bytes) {
             return String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::Internal, "V8 returned invalid UTF-8"));
         }
         let units = self.get_utf16()?;
-        String::from_utf16(&units).map_err(|_| lone_surrogate(name, &units))
+        String::from_utf16(&units).map_err(|_| text::lone_surrogate(name, &units))
     }
 
     /// Appends the UTF-8 of this string, `len` UTF-16 units long (at least `READ_WIDE_FROM`),
@@ -217,7 +218,7 @@ impl Val {
     /// Whether this string, `len` UTF-16 units long, holds no lone surrogate: its units are
     /// copied into the per-thread buffer and checked there.
     pub fn is_well_formed(&self, len: usize) -> CoreResult<bool> {
-        self.with_units(len, |units| Ok(!has_lone_surrogate(units)))
+        self.with_units(len, |units| Ok(!text::has_lone_surrogate(units)))
     }
 
     /// Runs `f` on this string's units (`len` of them), copied into a buffer kept per thread
@@ -249,30 +250,18 @@ impl Val {
 
     fn read_wide_with(&self, name: impl std::fmt::Display, units: &[u16], out: &mut Vec<u8>) -> CoreResult<()> {
         let from = out.len();
-        // Narrowed and checked in one pass, which compilers vectorise.
-        let mut all = 0u16;
-        out.extend(units.iter().map(|&u| {
-            all |= u;
-            u as u8
-        }));
-        if all < 0x80 {
+        if text::push_ascii(units, out) {
             return Ok(());
         }
-        out.truncate(from);
-        // Counted in byte-wide runs, which vectorise (a plain filtered count of 4096 units
-        // cost more than narrowing a 10,000-letter string).
-        let sample = &units[..units.len().min(DENSE_SAMPLE)];
-        let outside: usize =
-            sample.chunks(255).map(|c| c.iter().fold(0u8, |n, &u| n + (u >= 0x80) as u8) as usize).sum();
-        if outside * SPARSE <= sample.len() {
-            push_utf8(units, out);
+        if text::mostly_ascii(units) {
+            text::push_utf8(units, out);
         } else {
             self.read_utf8(units, out)?;
         }
         // Both write U+FFFD for a lone surrogate: only then are the units checked.
-        if has_replacement_char(&out[from..]) && encoding_rs::mem::utf16_valid_up_to(units) < units.len() {
+        if text::has_replacement_char(&out[from..]) && encoding_rs::mem::utf16_valid_up_to(units) < units.len() {
             out.truncate(from);
-            return Err(lone_surrogate(name, units));
+            return Err(text::lone_surrogate(name, units));
         }
         Ok(())
     }
@@ -282,19 +271,7 @@ impl Val {
     /// `MAX_ONE_READ` of that, exactly its length, counted from the units.
     fn read_utf8(&self, units: &[u16], out: &mut Vec<u8>) -> CoreResult<()> {
         let room = units.len().saturating_mul(3);
-        let exact = (room > MAX_ONE_READ).then(|| {
-            // A surrogate pair's 4 bytes are its two units' 2 each.
-            let bytes = |u: u16| {
-                if u < 0x80 {
-                    1
-                } else if u < 0x800 || (0xD800..0xE000).contains(&u) {
-                    2
-                } else {
-                    3
-                }
-            };
-            units.iter().map(|&u| bytes(u)).sum::<usize>()
-        });
+        let exact = (room > MAX_ONE_READ).then(|| text::utf8_len(units));
         let room = exact.unwrap_or(room) + 1;
         out.reserve(room);
         let from = out.len();
@@ -503,12 +480,6 @@ pub fn copy_of(bytes: &[u8]) -> Vec<u8> {
     copy
 }
 
-/// Whether UTF-8 `bytes` hold U+FFFD (EF BF BD), what V8 writes for a lone surrogate. One
-/// `memchr` for the lead byte: ASCII text costs a vector scan, and no searcher is built.
-pub fn has_replacement_char(bytes: &[u8]) -> bool {
-    memchr::memchr_iter(0xEF, bytes).any(|i| bytes[i + 1..].starts_with(&[0xBF, 0xBD]))
-}
-
 /// A Buffer holding `bytes`: copied into V8's memory when small (cheaper than an external
 /// buffer's finalizer), handed over without copy when large.
 pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_value> {
@@ -544,95 +515,12 @@ pub const READ_WIDE_FROM: usize = 1024;
 /// Past this much room (three bytes a unit), a dense string's UTF-8 is counted first.
 const MAX_ONE_READ: usize = 64 << 20;
 
-/// A long string is converted here when at most one in `SPARSE` of its first `DENSE_SAMPLE`
-/// units is outside ASCII; denser (Japanese, say), V8's writer is the faster of the two.
-const DENSE_SAMPLE: usize = 4096;
-
 /// `read_wide` keeps a units buffer of at most this many units between calls.
 const KEEP_UNITS: usize = 1 << 20;
 
 thread_local! {
     static WIDE_UNITS: std::cell::RefCell<Vec<u16>> = const { std::cell::RefCell::new(Vec::new()) };
 }
-const SPARSE: usize = 8;
-
-/// Whether `units` hold a surrogate that is not half of a pair: each unit is a high
-/// surrogate exactly when the next is a low one, and the text neither starts with a low one
-/// nor ends with a high one. One pass over each pair of neighbours, in byte-wide runs, which
-/// vectorise: 100,000 units in about a tenth of what `String.prototype.isWellFormed` takes.
-pub fn has_lone_surrogate(units: &[u16]) -> bool {
-    let high = |u: u16| u & 0xFC00 == 0xD800;
-    let low = |u: u16| u & 0xFC00 == 0xDC00;
-    match (units.first(), units.last()) {
-        (Some(&first), Some(&last)) if low(first) || high(last) => return true,
-        (None, _) | (_, None) => return false,
-        _ => {}
-    }
-    let (this, next) = (&units[..units.len() - 1], &units[1..]);
-    this.chunks(256)
-        .zip(next.chunks(256))
-        .any(|(a, b)| a.iter().zip(b).fold(0u8, |odd, (&u, &v)| odd | (high(u) != low(v)) as u8) != 0)
-}
-
-/// Appends the UTF-8 of `units` (a lone surrogate as U+FFFD) to `out`, a slice at a time
-/// through a buffer on the stack, never splitting a surrogate pair.
-fn push_utf8(units: &[u16], out: &mut Vec<u8>) {
-    const STEP: usize = 4096;
-    let mut scratch = [0u8; 3 * STEP];
-    out.reserve(units.len() + units.len() / 4);
-    let mut rest = units;
-    while !rest.is_empty() {
-        let mut take = rest.len().min(STEP);
-        // A high surrogate last: keep it with its low half for the next slice.
-        if take < rest.len() && (0xD800..0xDC00).contains(&rest[take - 1]) {
-            take -= 1;
-        }
-        let written = encoding_rs::mem::convert_utf16_to_utf8(&rest[..take], &mut scratch);
-        out.extend_from_slice(&scratch[..written]);
-        rest = &rest[take..];
-    }
-}
-
-fn lone_surrogate(name: impl std::fmt::Display, units: &[u16]) -> Error {
-    let at = lone_surrogate_index(units).unwrap_or(0);
-    Error::invalid_value(format!(
-        "The argument '{name}' contains a lone UTF-16 surrogate at index {at}; it cannot be encoded without changing the data"
-    ))
-}
-
-fn lone_surrogate_index(units: &[u16]) -> Option<usize> {
-    let mut i = 0;
-    while i < units.len() {
-        let u = units[i];
-        if (0xD800..0xDC00).contains(&u) && units.get(i + 1).is_some_and(|n| (0xDC00..0xE000).contains(n)) {
-            i += 2;
-            continue;
-        }
-        if (0xD800..0xE000).contains(&u) {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Formats a number as JavaScript prints it for the common cases (integers, NaN, ±Infinity).
-pub fn js_number(n: f64) -> String {
-    if n.is_nan() {
-        "NaN".into()
-    } else if n.is_infinite() {
-        if n > 0.0 {
-            "Infinity".into()
-        } else {
-            "-Infinity".into()
-        }
-    } else if n.fract() == 0.0 && n.abs() < 1e21 {
-        format!("{}", n as i64)
-    } else {
-        format!("{n}")
-    }
-}
-
 /// `TypeError` for a value of the wrong type, in Node's words.
 pub fn wrong_type(name: &str, expected: &str, got: &Val) -> Error {
     Error::invalid_type(format!("The \"{name}\" argument must be {expected}. Received {}", got.describe()))
@@ -646,7 +534,7 @@ pub fn integer_in(name: &str, v: &Val, lo: i64, hi: i64) -> CoreResult<i64> {
     }
     let n = v.get_f64().unwrap_or(f64::NAN);
     if !(n.is_finite() && n.fract() == 0.0 && n >= lo as f64 && n <= hi as f64) {
-        return Err(Error::range(name, format_args!("an integer >= {lo} and <= {hi}"), js_number(n)));
+        return Err(Error::range(name, format_args!("an integer >= {lo} and <= {hi}"), text::js_number(n)));
     }
     Ok(n as i64)
 }
@@ -658,7 +546,7 @@ pub fn number_in(name: &str, v: &Val, lo: f64, hi: f64) -> CoreResult<f64> {
     }
     let n = v.get_f64().unwrap_or(f64::NAN);
     if !(n.is_finite() && n >= lo && n <= hi) {
-        return Err(Error::range(name, format_args!(">= {lo} and <= {hi}"), js_number(n)));
+        return Err(Error::range(name, format_args!(">= {lo} and <= {hi}"), text::js_number(n)));
     }
     Ok(n)
 }
@@ -779,76 +667,4 @@ pub fn sync_call<T>(env: &Env, f: impl FnOnce() -> CoreResult<T>) -> napi::Resul
             to_napi(env.raw(), &e)
         }
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_lone_surrogates_but_not_pairs() {
-        assert_eq!(lone_surrogate_index(&[0x61, 0xD83D, 0xDE00]), None);
-        assert_eq!(lone_surrogate_index(&[0x61, 0xD83D]), Some(1));
-        assert_eq!(lone_surrogate_index(&[0xDE00, 0x61]), Some(0));
-    }
-
-    #[test]
-    fn lone_surrogates_are_found_as_std_finds_them_at_every_position() {
-        // Units from an alphabet of ASCII, é, €, a high and a low half, in every sequence up
-        // to length 4, then each lone half and each pair at every position of 600 letters
-        // (across the 256-unit runs the check takes).
-        let alphabet = [0x61u16, 0xE9, 0x20AC, 0xD83D, 0xDE00];
-        let mut short = vec![vec![]];
-        for _ in 0..4 {
-            let longer: Vec<Vec<u16>> =
-                short.iter().flat_map(|s| alphabet.iter().map(move |&u| [s.clone(), vec![u]].concat())).collect();
-            short.extend(longer);
-        }
-        for units in &short {
-            assert_eq!(has_lone_surrogate(units), String::from_utf16(units).is_err(), "{units:x?}");
-        }
-        for at in 0..600 {
-            for insert in [&[0xD83D][..], &[0xDE00], &[0xD83D, 0xDE00], &[0xDE00, 0xD83D]] {
-                let mut units = vec![0x61u16; 600];
-                units.splice(at..at, insert.iter().copied());
-                assert_eq!(has_lone_surrogate(&units), String::from_utf16(&units).is_err(), "{insert:x?} at {at}");
-            }
-        }
-    }
-
-    #[test]
-    fn finds_the_replacement_character_only() {
-        assert!(has_replacement_char("a\u{FFFD}b".as_bytes()));
-        assert!(has_replacement_char("\u{FFFD}".as_bytes()));
-        assert!(!has_replacement_char("ascii only".as_bytes()));
-        // Other characters led by EF: U+FFFC, U+FEFF, and a cut-short sequence.
-        assert!(!has_replacement_char("\u{FFFC}\u{FEFF}".as_bytes()));
-        assert!(!has_replacement_char(&[b'a', 0xEF, 0xBF]));
-    }
-
-    #[test]
-    fn units_convert_as_std_converts_them_with_pairs_across_every_slice_edge() {
-        // ASCII runs, 2- and 3-byte characters, and a pair (or a lone half) at every position
-        // around the 4096-unit slices `push_utf8` converts.
-        for at in 4090..4100 {
-            for tail in [&[0xD83D, 0xDE00][..], &[0xD83D], &[0xDE00], &[0xE9, 0x20AC]] {
-                let mut units: Vec<u16> = (0..at).map(|i| if i % 97 == 5 { 0xE9 } else { 0x61 }).collect();
-                units.extend_from_slice(tail);
-                units.extend_from_slice(&[0x4E00, 0x62]);
-                let mut out = b"kept".to_vec();
-                push_utf8(&units, &mut out);
-                let want = String::from_utf16_lossy(&units);
-                assert_eq!(&out[..4], b"kept");
-                assert_eq!(std::str::from_utf8(&out[4..]), Ok(want.as_str()), "{at} {tail:x?}");
-            }
-        }
-    }
-
-    #[test]
-    fn numbers_print_as_javascript_prints_them() {
-        assert_eq!(js_number(f64::NAN), "NaN");
-        assert_eq!(js_number(-f64::INFINITY), "-Infinity");
-        assert_eq!(js_number(3.0), "3");
-        assert_eq!(js_number(2.5), "2.5");
-    }
 }

@@ -93,7 +93,7 @@ fn with_text<R>(name: impl std::fmt::Display, v: &Val, f: impl FnOnce(Text<'_>) 
         }
         let result = (|| {
             // V8 writes U+FFFD for a lone surrogate: only then is the string read again.
-            if js::has_replacement_char(&buf) {
+            if crate::text::has_replacement_char(&buf) {
                 v.get_string(&name.to_string())?;
             }
             f.take().map_or_else(|| Err(Error::new(ErrorKind::Internal, "text read twice")), |f| f(Text::Str(&buf)))
