@@ -17,7 +17,7 @@ const { codeError } = require('./errors.js')
 
 const matcherLines = binding.__matcherLines
 const DEFAULT_MAX_LINE = 1 << 20
-const MAX_LINE = binding.__limits().maxLineBytes
+const MAX_LINE = require('./limits.js').maxLineBytes
 // A chunk goes to native in pieces of at most this many bytes (its offsets are 32-bit).
 const MAX_PIECE = 1 << 30
 const NONE = 0xffffffff

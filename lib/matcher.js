@@ -136,7 +136,7 @@ const boundMatches = binding.__boundMatches
 // union is what `replace` is defined as. `plain` has no groups (`$1` stays text, as it does
 // natively); `grouped` has one around each literal, to say which matched. Texts long enough
 // to hold more than `MAX_FIND_ALL` matches go native, where that bound is kept.
-const MAX_FIND_ALL = binding.__limits().maxFindAll
+const MAX_FIND_ALL = require('./limits.js').maxFindAll
 function literalUnion(matcher) {
   const state = matcher?.[kLiterals]
   if (!state || !canCheckStrings) return undefined

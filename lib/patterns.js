@@ -15,7 +15,7 @@ const binding = require('./load.js')
 //
 // A list longer than the native limit goes as it is, to be refused by its length: a sparse
 // array can claim 2^32 − 1 elements, and walking them would take minutes.
-const MAX_PATTERNS = require('./load.js').__limits().maxPatterns
+const MAX_PATTERNS = require('./limits.js').maxPatterns
 const GLOB_OPTIONS = ['dot', 'matchBase', 'basename', 'nobrace', 'noextglob', 'noglobstar', 'nonegate', 'strictSlashes']
 let picomatch
 function globOptions(name, object, defaults) {

@@ -6,7 +6,7 @@
 use super::js::Val;
 use super::qr::QrTask;
 use crate::error::{Error, ErrorKind, Result};
-use crate::qr::output::{qrcode_error, Format, InputData, Job, Settings, Work, DEFAULT_QUALITY};
+use crate::qr::output::{qrcode_error, Format, InputData, Job, QrWork, Settings, DEFAULT_QUALITY};
 use crate::qr::render::{Colour, RenderOptions};
 use crate::qr::segment::{KanjiTable, Mode};
 use crate::qr::{self, EcLevel, EncodeOptions};
@@ -188,7 +188,7 @@ pub fn compat_render(env: Env, payload: Unknown, options: Unknown) -> napi::Resu
         let (input, settings, kanji) = read(&env, payload, options)?;
         let job = if settings.format == Format::Png { Job::Generate(input) } else { Job::Text(input) };
         // The compat layer's callers pass no signal.
-        Ok((None, move |watch| QrTask::new(Work { job, settings, kanji, compat: true }, watch)))
+        Ok((None, move |watch| QrTask::new(QrWork { job, settings, kanji, compat: true }, watch)))
     })?;
     // SAFETY: the value was made in this env, on this thread, just now.
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })

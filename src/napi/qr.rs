@@ -6,7 +6,7 @@ use super::signal::{self, SignalWatch};
 use super::style::{colour, read_style};
 use super::task::{self, PoolTask};
 use crate::error::{Error, ErrorKind, Result};
-use crate::qr::output::{self, Job, Produced, QcsLayout, Work};
+use crate::qr::output::{self, Job, Produced, QcsLayout, QrWork};
 use crate::qr::render::Colour;
 use crate::qr::segment::Mode;
 use crate::qr::style::Stages;
@@ -147,9 +147,9 @@ pub fn read_options_checked(
 }
 
 /// A QR call's work on the threadpool.
-pub type QrTask = PoolTask<Work>;
+pub type QrTask = PoolTask<QrWork>;
 
-impl task::Work for Work {
+impl task::Work for QrWork {
     type Output = Produced;
 
     fn name(&self) -> &'static str {
@@ -157,7 +157,7 @@ impl task::Work for Work {
     }
 
     fn run(&mut self, check: &dyn Fn() -> Result<()>) -> Result<Produced> {
-        Work::run(self, check)
+        QrWork::run(self, check)
     }
 
     fn to_js(&mut self, raw: sys::napi_env, output: Produced) -> napi::Result<sys::napi_value> {
@@ -182,7 +182,7 @@ impl task::Work for Work {
 
 /// A job with the settings of `generate` and its siblings (no Kanji table, `qr-native`'s messages).
 fn plain(job: Job, settings: Settings, watch: Option<SignalWatch>) -> QrTask {
-    PoolTask::new(Work { job, settings, kanji: None, compat: false }, watch)
+    PoolTask::new(QrWork { job, settings, kanji: None, compat: false }, watch)
 }
 
 /// Starts `make`'s task with `options`, or returns a rejected promise for bad arguments.

@@ -160,7 +160,7 @@ pub enum Produced {
 }
 
 /// One call's work: the job, its settings, and how to report failures.
-pub struct Work {
+pub struct QrWork {
     pub job: Job,
     pub settings: Settings,
     /// Kanji mode's Shift JIS values (compat layer with `toSJISFunc`).
@@ -169,7 +169,7 @@ pub struct Work {
     pub compat: bool,
 }
 
-impl Work {
+impl QrWork {
     /// Does the job. `check` is asked before the work and between the inputs of a batch, and
     /// its error (an abort) ends the work.
     pub fn run(&self, check: &dyn Fn() -> Result<()>) -> Result<Produced> {
@@ -321,8 +321,8 @@ pub fn matrix_of_modules(modules: &[u8], level: EcLevel) -> Option<QrMatrix> {
 mod tests {
     use super::*;
 
-    fn work(job: Job, format: Format) -> Work {
-        Work { job, settings: Settings::new(format), kanji: None, compat: false }
+    fn work(job: Job, format: Format) -> QrWork {
+        QrWork { job, settings: Settings::new(format), kanji: None, compat: false }
     }
 
     fn text(t: &str) -> InputData {
