@@ -315,6 +315,12 @@ export declare function __generatorMatrix(input: Uint8Array, mode: 'Numeric' | '
 /** The limits `lib/` checks (internal). */
 export declare function __limits(): Limits
 
+/**
+ * `__boundTest` written with napi-rs's own `#[napi]` macro, for the bench only: its row
+ * "the call alone, through napi-rs's #[napi]" beside ours is why this file uses raw N-API.
+ */
+export declare function __napiRsBoundTest(handle: number, text: unknown): boolean
+
 /** Draws a styled code once and says how long each stage took (internal, for the bench). */
 export declare function __styledStagesSync(input: Input, options?: QrOptions): StyledStages
 

@@ -840,6 +840,7 @@ module.exports.__compatRender = nativeBinding.__compatRender
 module.exports.__decodeStagesSync = nativeBinding.__decodeStagesSync
 module.exports.__generatorMatrix = nativeBinding.__generatorMatrix
 module.exports.__limits = nativeBinding.__limits
+module.exports.__napiRsBoundTest = nativeBinding.__napiRsBoundTest
 module.exports.__styledStagesSync = nativeBinding.__styledStagesSync
 module.exports.__styledUncheckedSync = nativeBinding.__styledUncheckedSync
 module.exports.__stylingRender = nativeBinding.__stylingRender

@@ -218,6 +218,9 @@ async function run ({ quick, progress }) {
   // against isbot() on the same agents.
   const { isbot, list: isbotList } = require('isbot')
   const isbotMatcher = new Matcher(isbotList, { caseInsensitive: true })
+  const binding = require('../lib/load.js')
+  const isbotHandle = binding.__matcherHandle.call(isbotMatcher)
+  const napiRsTest = binding.__napiRsBoundTest
   results.isbot = { patterns: isbotList.length }
   for (const [mix, list] of [['bots', t.bots], ['humans', t.humans]]) {
     const batch = list.slice(0, 1000)
@@ -226,6 +229,8 @@ async function run ({ quick, progress }) {
       { name: 'Matcher(isbot.list).test', run: nsPerText(list, (s) => isbotMatcher.test(s), ms) },
       // The call alone: into native and back, with nothing to read or walk.
       { name: "Matcher(isbot.list).test(''), the call alone", run: nsPerText(list, () => isbotMatcher.test(''), ms) },
+      // The same call through napi-rs's own #[napi] wrapper: what raw N-API saves (src/napi/matcher.rs).
+      { name: "the call alone, through napi-rs's #[napi]", run: nsPerText(list, () => napiRsTest(isbotHandle, ''), ms) },
       { name: 'loop of isbot(), per text', run: () => 1e9 / (opsPerSecSync(() => batch.map(isbot), ms) * batch.length) },
       { name: 'Matcher(isbot.list).testMany, per text', run: () => 1e9 / (opsPerSecSync(() => isbotMatcher.testMany(batch), ms) * batch.length) }
     ], rounds, (p) => progress(`match isbot ${mix} ${p}`))
@@ -366,6 +371,11 @@ function goals (r) {
       add(`isbot's list: Matcher.test vs isbot(), ${mix === 'bots' ? 'bot' : 'browser'} agents`, v, '≥ 5× (#16)', v >= 5)
       const b = x['loop of isbot(), per text'].median / x['Matcher(isbot.list).testMany, per text'].median
       add(`isbot's list: testMany vs a loop of isbot(), ${mix === 'bots' ? 'bot' : 'browser'} agents`, b, '≥ 3×', b >= 3)
+      const napiRs = x["the call alone, through napi-rs's #[napi]"]
+      if (napiRs && mix === 'bots') {
+        add("(for information) the call alone: napi-rs's #[napi] vs our raw N-API (times slower)",
+          napiRs.median / x["Matcher(isbot.list).test(''), the call alone"].median, '—', true)
+      }
     }
   }
   if (r.literalSets) {

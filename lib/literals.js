@@ -1,14 +1,16 @@
 'use strict'
 // The few-literal answers: JavaScript answers for a Matcher of a few literal patterns.
 //
-// When they apply: the native side lists a matcher's literals (`__matcherLiteral`) only when
-// it has at most 8 literal patterns, at most 4 of them substrings and at most 3 of those
-// case-sensitive (`MAX_JS_LITERALS`, `MAX_JS_CONTAINS`, `MAX_JS_CASE_SENSITIVE_CONTAINS` in
-// src/matcher/mod.rs), and then only `test`, `first` and `matches` on a well-formed string
-// (for two or more literals, of at most 384 units) are answered here. Buffers, strings with a
-// lone surrogate (an error, from native) and every other matcher go to native.
+// The whole rule is here, in JavaScript, and in src/matcher/mod.rs: the native side says which
+// matchers qualify, by listing their literals (`__matcherLiteral`) only when they are few
+// (`MAX_JS_LITERALS`, `MAX_JS_CONTAINS`, `MAX_JS_CASE_SENSITIVE_CONTAINS`,
+// `MAX_JS_LITERAL_BYTES`); this module says which texts: `test`, `first` and `matches` on a
+// well-formed string (for two or more literals, of at most `MAX_JS_UNION_TEXT` units), and
+// `replace` through V8's union (`literalUnion`). Buffers, strings with a lone surrogate (an
+// error, from native) and every other matcher go to native.
 //
-// Why: the call into native alone costs several times what a few comparisons cost. The native side classifies the patterns, so both paths agree on what they mean.
+// Why: the call into native alone costs several times what a few comparisons cost. The
+// native side classifies the patterns, so both paths agree on what they mean.
 // Node 18 lacks `isWellFormed`: there every call goes to native.
 // docs/design/few-literals.md gives the figures.
 const canCheckStrings = typeof String.prototype.isWellFormed === 'function'
@@ -21,6 +23,7 @@ const nativeWellFormed = require('./load.js').__wellFormed
 const wellFormed = (s) => (s.length < NATIVE_CHECK_FROM ? s.isWellFormed() : nativeWellFormed(s))
 
 const MAX_JS_CI_LITERAL = 1024
+const MAX_FIND_ALL = require('./limits.js').maxFindAll
 
 // The RegExp source of a literal at its place (no flags: `^` and `$` are the text's edges).
 function literalSource({ place, text }) {
@@ -72,11 +75,8 @@ function compiledRegExp(source, flags) {
 }
 
 // Longest string the union answers: past it, one native call (Teddy, which skips to a
-// literal's first byte by `memchr`) is faster than V8's union, which steps. Random literals
-// on random letters, ns a `test`, the union against native: three, 130 against 158 at 300
-// letters, 156 against 164 at 500, 832 against 240 at 1,000 (literals that start with '@':
-// 115 against 143, 168 against 131, 678 against 133); two, 77 against 138 at 300, 116
-// against 158 at 500, 222 against 226 at 1,000, 2,125 against 509 at 3,000.
+// literal's first byte by `memchr`) is faster than V8's union, which steps. The bench's
+// long-text table measures both sides of it (docs/design/few-literals.md).
 const MAX_JS_UNION_TEXT = 384
 
 // Any unit of a surrogate pair, or a lone one.
@@ -87,9 +87,7 @@ const isSurrogate = (unit) => (unit & 0xF800) === 0xD800
 // pattern order), or null where native answers. Each takes any string and answers
 // `undefined` for one with a lone surrogate, which native refuses.
 function literalsAnswer(literals) {
-  // The native side lists literals only when JavaScript may answer for them: at most 8, of
-  // which at most 4 substrings and 3 of those case-sensitive (`MAX_JS_LITERALS`,
-  // `MAX_JS_CONTAINS`, `MAX_JS_CASE_SENSITIVE_CONTAINS` in src/matcher/mod.rs).
+  // The native side lists literals only when JavaScript may answer for them (see the top).
   if (!Array.isArray(literals)) return null
   const tests = literals.map(literalTest)
   if (tests.includes(null)) return null
@@ -188,5 +186,38 @@ function answerWith(any, tests) {
   }
 }
 
+// A matcher of a few literals (the ones `test` answers in JavaScript, of one case mode)
+// replaces through V8's union RegExp of them, with `g`: V8 searches and builds the string in
+// one native call, where ours reads the string into UTF-8 first (the replace bench's
+// 2-literal row measures both). The answer is the same by construction: the
+// union is what `replace` is defined as. `plain` has no groups (`$1` stays text, as it does
+// natively); `grouped` has one around each literal, to say which matched. Texts long enough
+// to hold more than `MAX_FIND_ALL` matches go native, where that bound is kept. `state` is
+// `{ literals, union }` from `literalState`; the union is made on first use and kept there.
+function literalUnion(state) {
+  if (!state || !canCheckStrings) return undefined
+  if (state.union === undefined) {
+    const { literals } = state
+    const ci = literals[0].caseInsensitive
+    if (literals.some((l) => l.caseInsensitive !== ci) || literals.some((l) => l.text.length > MAX_JS_CI_LITERAL)) {
+      state.union = null
+    } else {
+      const sources = literals.map(literalSource)
+      const flags = ci ? 'gi' : 'g'
+      const shortest = Math.min(...literals.filter((l) => l.place === 'contains').map((l) => l.text.length), Infinity)
+      state.union = {
+        plain: new RegExp(sources.map((s) => `(?:${s})`).join('|'), flags),
+        grouped: new RegExp(sources.map((s) => `(${s})`).join('|'), flags),
+        count: literals.length,
+        // Matches are at most (length + 1) / shortest contains literal, plus one a literal elsewhere.
+        maxText: MAX_FIND_ALL * Math.max(1, Math.min(shortest, MAX_JS_CI_LITERAL)) - literals.length - 1
+      }
+    }
+  }
+  return state.union ?? undefined
+}
 
-module.exports = { canCheckStrings, wellFormed, literalsAnswer, literalSource, MAX_JS_CI_LITERAL }
+// What a matcher keeps of its few literals for `replace`: null when it has none.
+const literalState = (literals) => (literals ? { literals, union: undefined } : null)
+
+module.exports = { canCheckStrings, wellFormed, literalsAnswer, literalState, literalUnion }

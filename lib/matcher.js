@@ -2,7 +2,7 @@
 // `Matcher`: the native class, with the few-literal answers (./literals.js) and the
 // objects of `findAll` made in JavaScript.
 const binding = require('./load.js')
-const { canCheckStrings, wellFormed, literalsAnswer, literalSource, MAX_JS_CI_LITERAL } = require('./literals.js')
+const { canCheckStrings, wellFormed, literalsAnswer, literalState, literalUnion } = require('./literals.js')
 const { codeError } = require('./errors.js')
 const { nativePatterns } = require('./patterns.js')
 const { MatcherLines } = require('./lines.js')
@@ -129,38 +129,6 @@ const boundTest = binding.__boundTest
 const boundFirst = binding.__boundFirst
 const boundMatches = binding.__boundMatches
 
-// A matcher of a few literals (the ones `test` answers in JavaScript, of one case mode)
-// replaces through V8's union RegExp of them, with `g`: V8 searches and builds the string in
-// one native call, where ours reads the string into UTF-8 first (the replace bench's
-// 2-literal row measures both). The answer is the same by construction: the
-// union is what `replace` is defined as. `plain` has no groups (`$1` stays text, as it does
-// natively); `grouped` has one around each literal, to say which matched. Texts long enough
-// to hold more than `MAX_FIND_ALL` matches go native, where that bound is kept.
-const MAX_FIND_ALL = require('./limits.js').maxFindAll
-function literalUnion(matcher) {
-  const state = matcher?.[kLiterals]
-  if (!state || !canCheckStrings) return undefined
-  if (state.union === undefined) {
-    const { literals } = state
-    const ci = literals[0].caseInsensitive
-    if (literals.some((l) => l.caseInsensitive !== ci) || literals.some((l) => l.text.length > MAX_JS_CI_LITERAL)) {
-      state.union = null
-    } else {
-      const sources = literals.map(literalSource)
-      const flags = ci ? 'gi' : 'g'
-      const shortest = Math.min(...literals.filter((l) => l.place === 'contains').map((l) => l.text.length), Infinity)
-      state.union = {
-        plain: new RegExp(sources.map((s) => `(?:${s})`).join('|'), flags),
-        grouped: new RegExp(sources.map((s) => `(${s})`).join('|'), flags),
-        count: literals.length,
-        // Matches are at most (length + 1) / shortest contains literal, plus one a literal elsewhere.
-        maxText: MAX_FIND_ALL * Math.max(1, Math.min(shortest, MAX_JS_CI_LITERAL)) - literals.length - 1
-      }
-    }
-  }
-  return state.union ?? undefined
-}
-
 // `replace` for one replacement, checked and read once: a function of the text.
 function replacer(matcher, replacement) {
   let piece
@@ -185,7 +153,7 @@ function replacer(matcher, replacement) {
   } else {
     throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "replacement" argument must be of type string, an array of strings, or a function. Received ${describe(replacement)}`)
   }
-  const js = literalUnion(matcher)
+  const js = literalUnion(matcher?.[kLiterals])
   return (text) => {
     // A few literals on a well-formed string short enough to stay within the bound on
     // matches: V8's own union (see `literalUnion`).
@@ -221,7 +189,7 @@ class Matcher extends binding.Matcher {
     const literals = canCheckStrings ? binding.__matcherLiteral.call(this) : null
     const answer = literalsAnswer(literals)
     Object.defineProperty(this, kLiteral, { value: answer, configurable: true })
-    Object.defineProperty(this, kLiterals, { value: literals && { literals, union: undefined }, configurable: true })
+    Object.defineProperty(this, kLiterals, { value: literalState(literals), configurable: true })
     const handle = binding.__matcherHandle.call(this)
     this.#handle = handle
     if (new.target === Matcher) ownMethods(this, answer, handle)

@@ -3,7 +3,8 @@
 //! The cores know nothing of JavaScript: [`qr`] writes QR codes as the `qrcode` npm package
 //! does (and styled ones), [`decode`] reads them from images, [`matcher`] matches many
 //! patterns in linear time; [`error`] is the one error shape every failure takes and
-//! [`alloc`] counts native memory. [`napi`] is the binding over them. CONTRIBUTING.md maps
+//! [`alloc`] counts native memory. [`napi`] is the binding over them, and [`runtime`] the
+//! policy its queue and handles follow, with no N-API in it. CONTRIBUTING.md maps
 //! every file, from its own header.
 
 #![deny(clippy::all)]
@@ -26,4 +27,5 @@ pub mod matcher;
 #[cfg(feature = "node")]
 pub mod napi;
 pub mod qr;
+pub mod runtime;
 pub mod text;

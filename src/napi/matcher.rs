@@ -1,19 +1,21 @@
 //! `Matcher` and `isMatch` as JavaScript sees them: argument checks and text conversion
 //! here, all matching in `crate::matcher`.
 //!
-//! `Matcher` is defined with raw N-API (`napi_define_class`) rather than `#[napi]`: a
-//! `#[napi]` class method cost several times a whole call here before doing anything (its
-//! borrow tracking takes a lock and registers guards per call), and a single-pattern `test`
-//! must stay within a few times a JS `RegExp.test` (`npm run bench -- --only match` prints
-//! both, side by side). Each method is one `extern "C"` function: read the receiver and arguments,
+//! `Matcher` is defined with raw N-API (`napi_define_class`) rather than `#[napi]`: napi-rs's
+//! own wrapper around a function (argument conversion, its error and panic handling) costs
+//! as much again as the whole of one of our calls, and a `#[napi]` class method more (its
+//! borrow tracking takes a lock and registers guards per call), while a single-pattern `test`
+//! must stay within a few times a JS `RegExp.test`. `npm run bench -- --only match` prints the
+//! call alone both ways, side by side (`__napiRsBoundTest` is the same call through
+//! `#[napi]`). Each method is one `extern "C"` function: read the receiver and arguments,
 //! call `crate::matcher`, convert the result; its types are in `header.d.ts`.
 
-use super::handles::{disposed, Handles};
 use super::js::{self, sync_call, Val};
 use super::signal;
 use super::task::{PoolTask, Work};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::matcher::{cache::OneOffCache, lines, GlobRegex, Kind, Matcher, PatternSpec, Place, Syntax};
+use crate::runtime::handles::{disposed, Handles};
 use napi::bindgen_prelude::{Object, ToNapiValue, Uint32Array};
 use napi::{sys, Env, JsValue, Unknown, ValueType};
 use napi_derive::napi;
@@ -317,7 +319,7 @@ fn maybe_panic(entry: &str) {
 fn maybe_panic(_entry: &str) {}
 
 thread_local! {
-    /// The matchers of this thread's JavaScript environment, by handle (`handles.rs`): a
+    /// The matchers of this thread's JavaScript environment, by handle (`crate::runtime::handles`): a
     /// `Matcher` object and the methods `lib/matcher.js` binds to it hold a handle.
     /// `[Symbol.dispose]()` takes the matcher out at once, and calls through its handle then
     /// throw `ERR_QR_NATIVE_DISPOSED`. Read and written on the JavaScript thread only; a task
@@ -625,6 +627,18 @@ unsafe extern "C" fn bound_first(env: sys::napi_env, info: sys::napi_callback_in
 unsafe extern "C" fn bound_matches(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe { bound(env, info, matches_body) }
+}
+
+/// `__boundTest` written with napi-rs's own `#[napi]` macro, for the bench only: its row
+/// "the call alone, through napi-rs's #[napi]" beside ours is why this file uses raw N-API.
+#[napi(js_name = "__napiRsBoundTest")]
+pub fn napi_rs_bound_test(env: Env, handle: f64, text: Unknown) -> napi::Result<bool> {
+    sync_call(&env, || {
+        if !(0.0..=9.0e15).contains(&handle) {
+            return Err(Error::new(ErrorKind::Internal, "a bound Matcher method lost its matcher"));
+        }
+        with_handle(handle as u64, |m| with_text("text", &Val::new(&env, text.raw()), |t| Ok(m.test(t.bytes()))))
+    })
 }
 
 /// `__matcherHandle.call(matcher)`: the matcher's handle, for `__boundTest(handle, text)` and

@@ -10,12 +10,10 @@
 
 pub mod compat;
 pub mod decode;
-pub mod handles;
 pub mod js;
 pub mod matcher;
 pub mod qr;
 pub mod queue;
-pub mod schedule;
 pub mod signal;
 pub mod style;
 pub mod task;

@@ -5,18 +5,19 @@
 //! pool users always find a thread.
 //!
 //! The limit is process-wide: every isolate (main thread, worker threads) shares this one
-//! addon instance and so this one `Schedule` (`schedule.rs`: the policy, unit-tested apart;
-//! here, what carries it out). A task must be queued to libuv from its own isolate's thread, so when a slot frees on a pool thread, the next waiter's thread is
-//! woken through a threadsafe function and queues its task there.
+//! addon instance and so this one `Schedule` (`crate::runtime::schedule`: the policy,
+//! unit-tested apart; here, what carries it out). A task must be queued to libuv from its own
+//! isolate's thread, so when a slot frees on a pool thread, the next waiter's thread is woken
+//! through a threadsafe function and queues its task there.
 //!
 //! A slot is taken when a task is handed to libuv and given back when its `compute` ends on
 //! the pool thread: it counts exactly our tasks occupying pool threads, and a worker that
 //! exits with tasks in flight cannot leak one.
 
 use super::js::{self, Val};
-use super::schedule::{Admit, Next, Schedule, Waiter};
 use super::signal::{self, SignalWatch};
 use crate::error::{Error, ErrorKind};
+use crate::runtime::schedule::{Admit, Next, Schedule, Waiter};
 use napi::{sys, Env, JsValue, Task};
 use std::cell::RefCell;
 use std::ffi::c_void;
@@ -25,7 +26,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-pub use super::schedule::MAX_CONCURRENCY;
+pub use crate::runtime::schedule::MAX_CONCURRENCY;
 
 /// A task the queue can run: a napi `Task` that says which signal (if any) watches it.
 pub trait Queued: Task + 'static {

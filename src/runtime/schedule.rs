@@ -1,7 +1,7 @@
 //! The queue's policy, with no N-API in it: which call starts at once, which waits and which
 //! is refused; what a pool thread does after a task; what an abort, a new limit or a thread's
-//! end takes out of the queue. `queue.rs` keeps one `Schedule` for the process behind a lock
-//! and carries out what it decides (threadsafe functions, libuv work, promises).
+//! end takes out of the queue. `crate::napi::queue` keeps one `Schedule` for the process
+//! behind a lock and carries out what it decides (threadsafe functions, libuv work, promises).
 //!
 //! The rules: at most `limit` of our tasks occupy pool threads at once; the others wait,
 //! first in, first out, at most `max_queue` of them; a pool thread that finishes a task takes
