@@ -241,6 +241,28 @@ test('npm ci from the lockfile made there installs the same and works', async ()
   assert.deepEqual(await decoder.decode(Buffer.from(b64, 'base64')), Buffer.from('npm ci'))
 })
 
+// A serverless bundle is often installed on one machine and run on another (a Lambda zip
+// made on a laptop). npm's --os, --cpu and --libc install another platform's package, from
+// the lockfile made here (a lockfile made on one platform must serve another:
+// github.com/npm/cli/issues/4828).
+const ELF_MACHINE = { x64: 0x3e, arm64: 0xb7 }
+for (const [os_, cpu, libc] of [['linux', 'arm64', 'glibc'], ['linux', 'x64', 'musl'], ['linux', 'arm64', 'musl']]) {
+  const dir = `${os_}-${cpu}-${libc === 'glibc' ? 'gnu' : 'musl'}`
+  test(`npm ci --os=${os_} --cpu=${cpu} --libc=${libc} from this lockfile installs qr-native-${dir} and no other`, (t) => {
+    if (!published.includes(dir)) return t.skip(`no ${dir} binary built here (npm run build:targets builds it; CI's .ci/run does)`)
+    const other = path.join(work, `app-${dir}`)
+    fs.mkdirSync(other)
+    for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(project, f), path.join(other, f))
+    npm(['ci', `--os=${os_}`, `--cpu=${cpu}`, `--libc=${libc}`], other)
+    const installed = fs.readdirSync(path.join(other, 'node_modules')).filter((d) => d.startsWith('qr-native'))
+    assert.deepEqual(installed.sort(), ['qr-native', `qr-native-${dir}`])
+    // The binary is that platform's: an ELF for its processor (the targets run tests it there).
+    const elf = fs.readFileSync(path.join(other, 'node_modules', `qr-native-${dir}`, `qr-native.${dir}.node`))
+    assert.equal(elf.readUInt32BE(0), 0x7f454c46)
+    assert.equal(elf.readUInt16LE(18), ELF_MACHINE[cpu])
+  })
+}
+
 test('with --omit=optional there is no binary, and the error names the platform and what to do', () => {
   const bare = path.join(work, 'app-omit')
   fs.mkdirSync(bare)

