@@ -6,6 +6,7 @@
 // sampled every second).
 const { test } = require('node:test')
 const assert = require('node:assert/strict')
+const { unlessWasi } = require('./helpers/wasi.js')
 const { Matcher } = require('..')
 const { runCase, survived } = require('./hostile/child.js')
 
@@ -54,7 +55,9 @@ test('a scanLines call in flight when its matcher is disposed finishes with its 
   assert.deepEqual([...await pending], [200000])
 })
 
-test('100,000 matchers made and disposed in a loop that never yields: RSS flat from the third second on', () => {
+test('100,000 matchers made and disposed in a loop that never yields: RSS flat from the third second on', {
+  skip: unlessWasi('a WebAssembly memory grows and never shrinks, so RSS does not show what is freed')
+}, () => {
   const a = survived(assert, runCase(`
     const samples = []
     const t0 = Date.now()

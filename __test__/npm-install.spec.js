@@ -275,4 +275,5 @@ test('with --omit=optional there is no binary, and the error names the platform 
   assert.match(e.message, new RegExp(HOST))
   assert.match(e.message, /--omit=optional/)
   assert.match(e.message, /build it from source: clone the qr-native repository/)
+  assert.match(e.message, /npm install --cpu=wasm32 qr-native-wasm32-wasi/)
 })

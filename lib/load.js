@@ -18,7 +18,9 @@ try {
     'Binaries ship for linux-x64-gnu, linux-x64-musl, linux-arm64-gnu, linux-arm64-musl, darwin-x64, darwin-arm64, ' +
     'win32-x64-msvc and win32-arm64-msvc, as the optional dependency qr-native-<platform>. ' +
     `If ${platform} is one of them, reinstall without --no-optional/--omit=optional (and delete node_modules ` +
-    'and the lock file if npm skipped it). Otherwise build it from source: clone the qr-native repository, install Rust, ' +
+    'and the lock file if npm skipped it). Otherwise install the WebAssembly build, which runs anywhere Node ' +
+    '>= 20.19 (or >= 22.13) does, at a fraction of native speed: `npm install --cpu=wasm32 qr-native-wasm32-wasi`; ' +
+    'or build it from source: clone the qr-native repository, install Rust, ' +
     'run `npm ci` there (it builds the addon), and install that folder (`npm install /path/to/qr-native`).'
   )
   error.code = 'ERR_QR_NATIVE_NO_BINARY'

@@ -46,8 +46,13 @@ const TARGETS = [
   { dir: 'darwin-x64', triple: 'x86_64-apple-darwin', zig: '', macos: '10.13' },
   { dir: 'darwin-arm64', triple: 'aarch64-apple-darwin', zig: '', macos: '11.0' },
   { dir: 'win32-x64-msvc', triple: 'x86_64-pc-windows-msvc', standIn: 'x86_64-pc-windows-gnu' },
-  { dir: 'win32-arm64-msvc', triple: 'aarch64-pc-windows-msvc', notHere: 'cargo-xwin downloads the MSVC CRT and Windows SDK, which this machine cannot reach; no mingw stand-in for arm64' }
+  { dir: 'win32-arm64-msvc', triple: 'aarch64-pc-windows-msvc', notHere: 'cargo-xwin downloads the MSVC CRT and Windows SDK, which this machine cannot reach; no mingw stand-in for arm64' },
+  // The fallback where no binary fits: napi-rs's WASI loader runs it on emnapi, in Node's
+  // own WebAssembly engine, its threads on worker_threads.
+  { dir: 'wasm32-wasi', triple: 'wasm32-wasip1-threads', wasm: true }
 ]
+/** What `napi build` writes for the WASI target, besides the module itself. */
+const WASI_LOADER = ['qr-native.wasi.cjs', 'wasi-worker.mjs']
 
 const args = process.argv.slice(2)
 const ci = args.includes('--ci')
@@ -158,16 +163,28 @@ function qemuArm64 () {
 /** On a macOS or Windows host (the workflow's runners), its own targets build natively. */
 const isNative = (t) => (process.platform === 'darwin' && t.triple.endsWith('apple-darwin')) ||
   (process.platform === 'win32' && t.triple.endsWith('pc-windows-msvc'))
-const usesZig = (t) => !isNative(t) && !t.standIn && !t.notHere
+const usesZig = (t) => !isNative(t) && !t.standIn && !t.notHere && !t.wasm
+
+/** The file a target's package ships: a `.node`, or for WASI the module `napi build` names `.wasm`. */
+const binaryName = (t) => (t.wasm ? `qr-native.${t.dir}.wasm` : `qr-native.${t.dir}.node`)
 
 function build (t) {
   const dest = path.join(OUT, t.dir)
   fs.rmSync(dest, { recursive: true, force: true })
   fs.mkdirSync(dest, { recursive: true })
-  const file = path.join(dest, `qr-native.${t.dir}.node`)
+  const file = path.join(dest, binaryName(t))
   const started = Date.now()
   if (t.notHere && !isNative(t)) return { ...t, built: false, why: t.notHere }
-  if (t.standIn && !isNative(t)) {
+  if (t.wasm) {
+    // libdeflate's C code needs a compiler that targets wasm32: Debian's clang, with the
+    // crate's freestanding build (Cargo.toml), so no WASI libc is needed.
+    aptInstall(['clang', 'lld'])
+    run('rustup', ['target', 'add', t.triple])
+    run('npx', ['napi', 'build', '--platform', '--release', '--target', t.triple, '--output-dir', dest, '--no-js', '--dts', 'index.d.ts'],
+      { env: { ...process.env, CC_wasm32_wasip1_threads: 'clang', AR_wasm32_wasip1_threads: 'llvm-ar-14' } })
+    fs.renameSync(path.join(dest, `qr-native.${t.dir}.wasm`), file)
+    fs.rmSync(path.join(dest, 'index.d.ts'), { force: true })
+  } else if (t.standIn && !isNative(t)) {
     buildWindowsGnu(t.standIn, file)
   } else {
     const env = { ...process.env }
@@ -209,7 +226,7 @@ function buildWindowsGnu (triple, file) {
 
 /** With --no-build: what an earlier run built for `t`, if anything. */
 function existing (t) {
-  const file = path.join(OUT, t.dir, `qr-native.${t.dir}.node`)
+  const file = path.join(OUT, t.dir, binaryName(t))
   if (!fs.existsSync(file)) return { ...t, built: false, why: t.notHere || 'not built (run without --no-build)' }
   return { ...t, built: true, file, ...inspect(file) }
 }
@@ -303,13 +320,13 @@ const MUSL_SPECS = [...NODE_VERSION_SPECS, 'styled', 'hostile/images', 'hostile/
 // checked on glibc (ARCH_SPECS).
 const MUSL_ARM64_SPECS = ['qr', 'matcher', 'queue', 'errors', 'hostile/allocation']
 
-function specFiles ({ cross, musl }) {
+function specFiles ({ cross, musl, wasi }) {
   const list = (dir) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.spec.js')).map((f) => `${dir}/${f}`)
   const name = (f) => f.replace(/^__test__\//, '').replace(/\.spec\.js$/, '')
   const subset = musl === 'arm64' ? MUSL_ARM64_SPECS : ci ? (musl ? MUSL_SPECS : cross ? ARCH_SPECS : NODE_VERSION_SPECS) : null
   // The npm-install test drives the host's npm, which picks the host's binary.
   return [...list('__test__'), ...list('__test__/hostile')]
-    .filter((f) => !((cross || musl) && f.endsWith('npm-install.spec.js')))
+    .filter((f) => !((cross || musl || wasi) && f.endsWith('npm-install.spec.js')))
     .filter((f) => !subset || subset.includes(name(f)))
 }
 
@@ -368,6 +385,30 @@ function muslSuite (r) {
     return suite(`${arch === 'arm64' ? 'qemu-aarch64, ' : ''}musl ${PINS.musl.split('-')[0]}, Node ${PINS.nodeMusl}`, node, env, files, wrap)
   } finally {
     fs.rmSync(beside, { force: true })
+  }
+}
+
+/**
+ * The WebAssembly build under this Node, as the loader falls back to it: its module and
+ * napi-rs's WASI loader beside binding.js (copied there for the run), and
+ * NAPI_RS_FORCE_WASI=error, which makes the loader take it and never a native binary. The
+ * specs see `QR_NATIVE_WASI=1` and skip, each by name, what WebAssembly cannot do.
+ */
+function wasiSuite (r) {
+  const dest = path.dirname(r.file)
+  const copies = [[r.file, path.join(ROOT, binaryName(r))], ...WASI_LOADER.map((f) => [path.join(dest, f), path.join(ROOT, f)])]
+  for (const [from, to] of copies) fs.copyFileSync(from, to)
+  const env = { NAPI_RS_FORCE_WASI: 'error', QR_NATIVE_WASI: '1' }
+  try {
+    const loaded = spawnSync(process.execPath, ['-p', "require('./binding.js').__napiBindingTarget"], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } })
+    if (loaded.stdout.trim() !== 'wasm32-wasi') {
+      log(`${r.dir}: the loader did not take the WebAssembly build: ${(loaded.stdout + loaded.stderr).slice(0, 2000)}`)
+      return { label: 'wasm32-wasi, loading', passed: 0, failed: 1, seconds: 0 }
+    }
+    log(`${r.dir}: the loader took the WebAssembly build`)
+    return suite(`WebAssembly (WASI), Node ${process.versions.node}`, process.execPath, env, specFiles({ wasi: true }))
+  } finally {
+    for (const [, to] of copies) fs.rmSync(to, { force: true })
   }
 }
 
@@ -459,6 +500,8 @@ function testsFor (r) {
     })
   } else if (r.dir.endsWith('-musl')) {
     out.push(() => muslSuite(r))
+  } else if (r.wasm) {
+    out.push(() => wasiSuite(r))
   } else if (r.dir === 'win32-x64-msvc') {
     out.push(() => wineSmoke(r.file))
   }
@@ -471,6 +514,7 @@ function floorOf (r) {
   if (!r.built) return ''
   if (r.glibcMax) return `glibc ${r.glibcMax}`
   if (r.macosMin) return `macOS ${r.macosMin}`
+  if (r.wasm) return 'Node ≥ 20.19 or ≥ 22.13 (WASI threads)'
   if (r.triple.includes('musl')) return 'musl (no glibc symbols)'
   if (r.imports) return `imports ${r.imports.join(', ')}`
   return ''
@@ -482,7 +526,7 @@ function report (results) {
   const rows = results.map((r) => {
     const tests = (r.tests || []).map((t) => `${t.label}: ${t.passed} passed, ${t.failed} failed`).join('; ')
     const ranHere = r.tests && r.tests.length ? 'yes' : (r.built ? `no: ${r.cannotRun || 'not in this run'}` : 'no')
-    const how = isNative(r) ? 'native' : r.standIn ? `as ${r.standIn}, the stand-in` : `${r.triple}${r.zig}, zig${r.macos ? `, MACOSX_DEPLOYMENT_TARGET=${r.macos}` : ''}`
+    const how = isNative(r) ? 'native' : r.standIn ? `as ${r.standIn}, the stand-in` : r.wasm ? `${r.triple}, clang for libdeflate` : `${r.triple}${r.zig}, zig${r.macos ? `, MACOSX_DEPLOYMENT_TARGET=${r.macos}` : ''}`
     const built = r.built ? `yes (${how})` : `no: ${r.why}`
     return `| ${r.dir} | ${built} | ${ranHere} | ${tests || '—'} | ${r.built ? mb(r.size) : '—'} | ${floorOf(r)} |`
   })
@@ -509,7 +553,7 @@ function platformsTable (md) {
   const file = path.join(ROOT, 'docs', 'platforms.md')
   const doc = fs.readFileSync(file, 'utf8')
   const table = md.split('\n').filter((l) => l.startsWith('|')).join('\n')
-  const next = doc.replace(/(<!-- targets table -->\n)[\s\S]*?(\n<!-- \/targets table -->)/, `$1${md.split('\n')[2]}\n\n${table}$2`)
+  const next = doc.replace(/(<!-- targets table -->)[\s\S]*?(<!-- \/targets table -->)/, `$1\n${md.split('\n')[2]}\n\n${table}\n$2`)
   if (next === doc && !doc.includes('<!-- targets table -->')) log('docs/platforms.md has no targets table markers')
   fs.writeFileSync(file, next)
 }

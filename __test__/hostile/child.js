@@ -27,13 +27,16 @@ const RUST = { syntax: 'rust' };
  * process's environment. `memoryKiB` caps the
  * child's address space (`ulimit -v`), so an allocation the caller's numbers drive fails
  * there as it would under a container's memory limit. Only Linux honours that limit (macOS
- * refuses `ulimit -v`); elsewhere the case runs uncapped and its answer is still checked.
+ * refuses `ulimit -v`); elsewhere the case runs uncapped and its answer is still checked. So
+ * does the WebAssembly build (`QR_NATIVE_WASI=1`): V8 reserves gigabytes of address space
+ * for a WebAssembly memory before any of it is used, so no cap a test could set leaves room
+ * to load the module; the module's own maximum memory (4 GiB) bounds it instead.
  * Returns `{ status, signal, stderr, answer }`, `answer` parsed from what the case wrote.
  */
 function runCase (source, { memoryKiB, timeout = 120_000, nodeArgs = [], env } = {}) {
   const args = ['--expose-gc', ...nodeArgs, '-e', PRELUDE + source]
   const options = { encoding: 'utf8', timeout, env: { ...process.env, ...env } }
-  const r = memoryKiB && process.platform === 'linux'
+  const r = memoryKiB && process.platform === 'linux' && process.env.QR_NATIVE_WASI !== '1'
     ? spawnSync('bash', ['-c', `ulimit -v ${memoryKiB} && exec "$0" "$@"`, process.execPath, ...args], options)
     : spawnSync(process.execPath, args, options)
   let parsed

@@ -253,7 +253,8 @@ impl Val {
         if text::push_ascii(units, out) {
             return Ok(());
         }
-        if text::mostly_ascii(units) {
+        // Under WebAssembly always ours: emnapi's UTF-8 writer stops at a lone surrogate.
+        if cfg!(target_family = "wasm") || text::mostly_ascii(units) {
             text::push_utf8(units, out);
         } else {
             self.read_utf8(units, out)?;
@@ -454,6 +455,7 @@ impl Val {
 }
 
 /// Copies at or above this size have their pages faulted in by one call first.
+#[cfg(target_os = "linux")]
 const PREFAULT_COPY: usize = 4 << 20;
 
 /// A copy of `bytes` in memory of our own. A large copy's cost is mostly page faults on the
@@ -481,9 +483,13 @@ pub fn copy_of(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// A Buffer holding `bytes`: copied into V8's memory when small (cheaper than an external
-/// buffer's finalizer), handed over without copy when large.
+/// buffer's finalizer), handed over without copy when large. Under WebAssembly always copied:
+/// an external buffer there is a view of the module's memory, whose `.buffer` is all of it.
 pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_value> {
+    #[cfg(not(target_family = "wasm"))]
     const COPY_BELOW: usize = 64 * 1024;
+    #[cfg(target_family = "wasm")]
+    const COPY_BELOW: usize = usize::MAX;
     if bytes.len() < COPY_BELOW {
         let mut out = ptr::null_mut();
         let mut data = ptr::null_mut();
@@ -509,8 +515,13 @@ pub fn buffer(env: sys::napi_env, bytes: Vec<u8>) -> napi::Result<sys::napi_valu
 /// character outside ASCII anywhere, or one built by `+` or `slice`) a character at a time,
 /// several times slower. A copy of the units and our own conversion cost about what the
 /// fast case costs, whatever the string. A shorter string is read as UTF-8 in one call,
-/// which costs less than the two calls the units take.
+/// which costs less than the two calls the units take. Under WebAssembly every string is
+/// read by its units and converted here: emnapi's UTF-8 writer stops at a lone surrogate,
+/// where V8 writes U+FFFD, so its output cannot tell one from the end of the string.
+#[cfg(not(target_family = "wasm"))]
 pub const READ_WIDE_FROM: usize = 1024;
+#[cfg(target_family = "wasm")]
+pub const READ_WIDE_FROM: usize = 0;
 
 /// Past this much room (three bytes a unit), a dense string's UTF-8 is counted first.
 const MAX_ONE_READ: usize = 64 << 20;
@@ -630,13 +641,6 @@ pub fn exception_pending(env: sys::napi_env) -> bool {
     pending
 }
 
-/// `err` as a napi error that rejects or throws with exactly the object `error_value` builds.
-pub fn to_napi(env: sys::napi_env, err: &Error) -> napi::Error {
-    let value = error_value(env, err);
-    // SAFETY: the value was made in this env, on this thread, just now.
-    napi::Error::from(unsafe { napi::Unknown::from_raw_unchecked(env, value) })
-}
-
 /// A promise already rejected with `err` (async functions never throw).
 /// When user code threw while the arguments were read, the promise rejects with what it
 /// threw: a Promise-returning function never throws synchronously.
@@ -661,10 +665,41 @@ pub fn rejected_with(env: sys::napi_env, reason: sys::napi_value) -> napi::Resul
 /// exception user code threw while the arguments were read propagates as it is.
 pub fn sync_call<T>(env: &Env, f: impl FnOnce() -> CoreResult<T>) -> napi::Result<T> {
     crate::error::catch_panic(f).map_err(|e| {
-        if exception_pending(env.raw()) {
-            napi::Error::new(napi::Status::PendingException, String::new())
-        } else {
-            to_napi(env.raw(), &e)
+        // Thrown here, as the object `error_value` builds: napi-rs throws nothing for a
+        // pending exception (under WebAssembly its `Error` would keep the message only).
+        if !exception_pending(env.raw()) {
+            // SAFETY: N-API with the env of the current call, on its thread.
+            unsafe { sys::napi_throw(env.raw(), error_value(env.raw(), &e)) };
         }
+        napi::Error::new(napi::Status::PendingException, String::new())
     })
+}
+
+#[cfg(target_family = "wasm")]
+extern "C" {
+    /// emnapi's: copies between an ArrayBuffer's JavaScript memory and the module's copy of it
+    /// (`js_to_wasm` false: what native code wrote, out to JavaScript).
+    fn emnapi_sync_memory(
+        env: sys::napi_env,
+        js_to_wasm: bool,
+        arraybuffer_or_view: *mut sys::napi_value,
+        byte_offset: usize,
+        length: usize,
+    ) -> sys::napi_status;
+}
+
+/// After native code wrote `length` bytes into the data of `arraybuffer` (made by
+/// `napi_create_arraybuffer`): under WebAssembly that data is the module's copy, and this
+/// writes it out to the ArrayBuffer JavaScript sees. Natively the two are one: nothing to do.
+#[cfg(target_family = "wasm")]
+pub fn written(env: sys::napi_env, mut arraybuffer: sys::napi_value, length: usize) -> CoreResult<()> {
+    // SAFETY: N-API with the env of the current call, on its thread; `arraybuffer` is a value
+    // of this call.
+    status_ok(unsafe { emnapi_sync_memory(env, false, &mut arraybuffer, 0, length) }, "sync ArrayBuffer memory")
+}
+
+#[cfg(not(target_family = "wasm"))]
+#[inline(always)]
+pub fn written(_env: sys::napi_env, _arraybuffer: sys::napi_value, _length: usize) -> CoreResult<()> {
+    Ok(())
 }

@@ -480,6 +480,7 @@ fn typed_array<T: Copy>(env: sys::napi_env, kind: sys::napi_typedarray_type, ite
         status(sys::napi_create_arraybuffer(env, bytes, &mut data, &mut buffer))?;
         if bytes > 0 {
             std::ptr::copy_nonoverlapping(items.as_ptr() as *const u8, data as *mut u8, bytes);
+            js::written(env, buffer, bytes)?;
         }
         status(sys::napi_create_typedarray(env, kind, items.len(), buffer, 0, &mut out))?;
     }
@@ -732,7 +733,7 @@ pub const MAX_LINE_BYTES: usize = 1 << 30;
 
 /// Most bytes one `lines()` chunk may hold (`lib/lines.js` cuts a larger one): its offsets
 /// are 32-bit.
-pub const MAX_LINES_CHUNK: usize = (1 << 32) - 1;
+pub const MAX_LINES_CHUNK: usize = u32::MAX as usize;
 
 /// `__matcherLines.call(matcher, pending, chunk, pick, maxLineBytes, last, signal)`: one chunk
 /// of a `lines()` stream, on the threadpool through the queue. `pending` (the line the last
@@ -761,7 +762,7 @@ unsafe extern "C" fn matcher_lines(env: sys::napi_env, info: sys::napi_callback_
                 wrong("chunk", &chunk)
             });
         };
-        if a.len() + b.len() > MAX_LINES_CHUNK {
+        if a.len().saturating_add(b.len()) > MAX_LINES_CHUNK {
             return Err(Error::out_of_range(format!(
                 "The argument 'chunk' is too large: {} bytes with the line before it. It must be at most {MAX_LINES_CHUNK}",
                 a.len() + b.len()
@@ -828,7 +829,7 @@ impl Work for LinesWork {
             status(unsafe { sys::napi_set_element(raw, out, 1, bytes) })?;
             Ok(out)
         })();
-        pair.map_err(|e| js::to_napi(raw, &e))
+        pair.map_err(|e| napi::Error::new(napi::Status::GenericFailure, e.message))
     }
 }
 

@@ -18,7 +18,7 @@ use super::js::{self, Val};
 use super::signal::{self, SignalWatch};
 use crate::error::{Error, ErrorKind};
 use crate::runtime::schedule::{Admit, Next, Schedule, Waiter};
-use napi::{sys, Env, JsValue, Task};
+use napi::{sys, Env, JsValue};
 use std::cell::RefCell;
 use std::ffi::c_void;
 use std::ptr;
@@ -28,9 +28,27 @@ use std::time::Instant;
 
 pub use crate::runtime::schedule::MAX_CONCURRENCY;
 
-/// A task the queue can run: a napi `Task` that says which signal (if any) watches it.
-pub trait Queued: Task + 'static {
+/// A task the queue can run. Its promise settles with values it builds itself, never through
+/// napi-rs's `Error` (which under WebAssembly keeps a message only, not the object).
+pub trait Queued: 'static {
+    type Output: Send + 'static;
+
+    /// The signal that watches it, if any.
     fn watch(&self) -> Option<&SignalWatch>;
+
+    /// The work, on a pool thread (it catches its own panics).
+    fn compute(&mut self) -> Self::Output;
+
+    /// On its thread: what the promise resolves with (`Ok`) or rejects with (`Err`), given the
+    /// output, or the error that kept it from running.
+    fn settle(
+        &mut self,
+        env: sys::napi_env,
+        output: Result<Self::Output, Error>,
+    ) -> Result<sys::napi_value, sys::napi_value>;
+
+    /// On its thread, after it settled or was cancelled: lets go of what it holds.
+    fn finally(self, env: sys::napi_env);
 }
 
 /// A task's operations with its type erased, so one queue holds every kind of task.
@@ -174,8 +192,10 @@ pub fn init(env: sys::napi_env) -> napi::Result<()> {
         ))?;
         // Only outstanding tasks keep the event loop alive (see `outstanding`).
         napi::check_status!(sys::napi_unref_threadsafe_function(env, tsfn))?;
-        napi::check_status!(sys::napi_add_env_cleanup_hook(env, Some(on_teardown), ptr::null_mut()))?;
     }
+    // Through napi-rs: under WebAssembly the hook must be registered with the `napi` import
+    // module's function, which it names (a raw `sys` call names another and never runs).
+    Env::from_raw(env).add_env_cleanup_hook((), |()| on_teardown())?;
     let home = Arc::new(Home { tsfn: Mutex::new(Some(Tsfn(tsfn))) });
     LOCAL.with(|l| *l.borrow_mut() = Some(Local { home, outstanding: 0 }));
     Ok(())
@@ -202,7 +222,7 @@ fn outstanding(env: sys::napi_env, delta: isize) {
     });
 }
 
-unsafe extern "C" fn on_teardown(_arg: *mut c_void) {
+fn on_teardown() {
     let Some(local) = LOCAL.with(|l| l.borrow_mut().take()) else { return };
     // This thread's waiting tasks will never run: out of the queue. (Their memory goes with
     // the environment's: settling them needs the environment that is going away.)
@@ -291,7 +311,7 @@ fn computed(entry: Entry, started: Instant) -> Next<Entry> {
 /// One task and what it needs to settle its promise.
 struct Job<T: Queued> {
     task: Option<T>,
-    output: Option<napi::Result<T::Output>>,
+    output: Option<Result<T::Output, Error>>,
     deferred: sys::napi_deferred,
 }
 
@@ -313,7 +333,7 @@ unsafe fn compute<T: Queued>(data: *mut c_void) {
     let job = unsafe { &mut *(data as *mut Job<T>) };
     if let Some(task) = job.task.as_mut() {
         // `compute` catches its own panics (`catch_panic`); none reaches here.
-        job.output = Some(task.compute());
+        job.output = Some(Ok(task.compute()));
     }
 }
 
@@ -350,20 +370,15 @@ unsafe fn finish<T: Queued>(env: sys::napi_env, data: *mut c_void) {
     // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     let mut job = unsafe { Box::from_raw(data as *mut Job<T>) };
     let Some(mut task) = job.task.take() else { return };
-    let napi_env = Env::from_raw(env);
-    let settled = match job.output.take() {
-        Some(Ok(output)) => task.resolve(napi_env, output),
-        Some(Err(e)) => task.reject(napi_env, e),
-        None => Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "the task did not run"))),
-    };
+    let output = job.output.take().unwrap_or_else(|| Err(Error::new(ErrorKind::Internal, "the task did not run")));
     // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
     unsafe {
-        match settled.and_then(|value| napi::bindgen_prelude::ToNapiValue::to_napi_value(env, value)) {
+        match task.settle(env, output) {
             Ok(v) => sys::napi_resolve_deferred(env, job.deferred, v),
-            Err(e) => sys::napi_reject_deferred(env, job.deferred, napi::JsError::from(e).into_value(env)),
+            Err(reason) => sys::napi_reject_deferred(env, job.deferred, reason),
         };
     }
-    let _ = task.finally(napi_env);
+    task.finally(env);
 }
 
 /// Rejects a waiting task's promise with its AbortError and frees it.
@@ -371,10 +386,10 @@ unsafe fn cancel<T: Queued>(env: sys::napi_env, data: *mut c_void) {
     // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     let mut job = unsafe { Box::from_raw(data as *mut Job<T>) };
     if let Some(task) = job.task.take() {
-        let error = super::signal::abort_error(env, task.watch());
+        let reason = signal::abort_error(env, task.watch());
         // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
-        unsafe { sys::napi_reject_deferred(env, job.deferred, napi::JsError::from(error).into_value(env)) };
-        let _ = task.finally(Env::from_raw(env));
+        unsafe { sys::napi_reject_deferred(env, job.deferred, reason) };
+        task.finally(env);
     }
 }
 
@@ -409,8 +424,7 @@ unsafe fn start<T: Queued>(env: sys::napi_env, entry: Entry) -> bool {
         // SAFETY: `data` is the job this queue boxed, alive until `finish` or `cancel` frees it;
         // one thread touches it at a time.
         let job = unsafe { &mut *(data as *mut Job<T>) };
-        job.output =
-            Some(Err(js::to_napi(env, &Error::new(ErrorKind::Internal, "could not queue the threadpool task"))));
+        job.output = Some(Err(Error::new(ErrorKind::Internal, "could not queue the threadpool task")));
         // SAFETY: called on the task's home thread with its env, as `Ops` requires.
         unsafe { finish::<T>(env, data) };
         outstanding(env, -1);
@@ -445,7 +459,7 @@ pub fn spawn<T: Queued>(env: sys::napi_env, task: T) -> napi::Result<sys::napi_v
     // ours alone, and `finish` frees it.
     let reject_now = |error: Error| unsafe {
         let job = &mut *(data as *mut Job<T>);
-        job.output = Some(Err(js::to_napi(env, &error)));
+        job.output = Some(Err(error));
         finish::<T>(env, data);
     };
     let Some(home) = LOCAL.with(|l| l.borrow().as_ref().map(|l| l.home.clone())) else {

@@ -269,14 +269,13 @@ impl SignalWatch {
 }
 
 /// The AbortError for a watch, with `cause` set to the signal's reason.
-pub fn abort_error(env: sys::napi_env, watch: Option<&SignalWatch>) -> napi::Error {
+pub fn abort_error(env: sys::napi_env, watch: Option<&SignalWatch>) -> sys::napi_value {
     let value = super::js::error_value(env, &Error::aborted());
     if let Some(reason) = watch.and_then(|w| w.reason(env)) {
         // SAFETY: N-API with the env of the current call, on its thread; out-pointers are locals.
         unsafe { sys::napi_set_named_property(env, value, c"cause".as_ptr(), reason) };
     }
-    // SAFETY: the value was made in this env, on this thread, just now.
-    napi::Error::from(unsafe { napi::Unknown::from_raw_unchecked(env, value) })
+    value
 }
 
 /// The AbortError value for a signal that was already aborted when the call began.

@@ -2,14 +2,14 @@
 //! and how its answer becomes a JavaScript value) with the signal that watches it.
 //!
 //! `compute` runs the work on a pool thread with panics caught, asking the signal's flag
-//! between steps; `resolve` turns an abort (before or during the work) into the `AbortError`
+//! between steps; `settle` turns an abort (before or during the work) into the `AbortError`
 //! Node gives, and an error into the contract's JS error; `finally` lets the signal go.
 
 use super::js;
 use super::queue::Queued;
 use super::signal::{self, SignalWatch};
-use crate::error::{catch_panic, ErrorKind, Result};
-use napi::{sys, Env, Task, Unknown};
+use crate::error::{catch_panic, Error, ErrorKind, Result};
+use napi::sys;
 
 /// One call's work: `run` on a pool thread, `to_js` on the calling thread afterwards.
 pub trait Work: Send + 'static {
@@ -39,41 +39,44 @@ impl<W: Work> PoolTask<W> {
 }
 
 impl<W: Work> Queued for PoolTask<W> {
+    type Output = Result<W::Output>;
+
     fn watch(&self) -> Option<&SignalWatch> {
         self.watch.as_ref()
     }
-}
 
-impl<W: Work> Task for PoolTask<W> {
-    type Output = Result<W::Output>;
-    type JsValue = Unknown<'static>;
-
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(catch_panic(|| {
+    fn compute(&mut self) -> Self::Output {
+        catch_panic(|| {
             #[cfg(feature = "inject-panic")]
             super::maybe_panic(self.work.name());
             let flag = self.watch.as_ref().map(|w| w.flag.clone());
             self.work.run(&|| flag.as_ref().map_or(Ok(()), |f| f.check()))
-        }))
+        })
     }
 
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-        let raw = env.raw();
+    fn settle(
+        &mut self,
+        env: sys::napi_env,
+        output: Result<Self::Output>,
+    ) -> std::result::Result<sys::napi_value, sys::napi_value> {
+        let aborted = || signal::abort_error(env, self.watch.as_ref());
         if self.watch.as_ref().is_some_and(|w| w.flag.is_set()) {
-            return Err(signal::abort_error(raw, self.watch.as_ref()));
+            return Err(aborted());
         }
-        match output {
-            // SAFETY: the value was just made in this env, on this thread.
-            Ok(out) => self.work.to_js(raw, out).map(|value| unsafe { Unknown::from_raw_unchecked(raw, value) }),
-            Err(e) if e.kind == ErrorKind::Aborted => Err(signal::abort_error(raw, self.watch.as_ref())),
-            Err(e) => Err(js::to_napi(raw, &e)),
+        match output.and_then(|computed| computed) {
+            Ok(out) => self.work.to_js(env, out).map_err(|e| {
+                // N-API's own failure: its pending exception if it left one, else ours.
+                js::take_exception(env)
+                    .unwrap_or_else(|| js::error_value(env, &Error::new(ErrorKind::Internal, e.reason)))
+            }),
+            Err(e) if e.kind == ErrorKind::Aborted => Err(aborted()),
+            Err(e) => Err(js::error_value(env, &e)),
         }
     }
 
-    fn finally(self, env: Env) -> napi::Result<()> {
+    fn finally(self, env: sys::napi_env) {
         if let Some(w) = self.watch {
-            w.release(env.raw());
+            w.release(env);
         }
-        Ok(())
     }
 }
