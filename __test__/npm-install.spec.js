@@ -32,6 +32,16 @@ let registry
 let project
 let decoder
 let published = []
+let wasmPublished = false
+
+/** Where `name` is installed as `from` sees it (node_modules up the tree). */
+function installedDir (name, from) {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name)
+    if (fs.existsSync(path.join(candidate, 'package.json'))) return candidate
+    if (dir === path.dirname(dir)) throw new Error(`${name} is not installed where ${from} would find it`)
+  }
+}
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 const runIn = (dir, file, source) => {
   fs.writeFileSync(path.join(dir, file), source)
@@ -116,12 +126,37 @@ before(async () => {
     published.push(dir)
   }
   published = published.sort()
-  // The runtime dependencies (picomatch), as the public registry serves them.
-  const { dependencies = {} } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
-  for (const name of Object.keys(dependencies)) {
-    const to = path.join(stage, 'dep-' + name.replace('/', '-'))
-    fs.cpSync(path.join(ROOT, 'node_modules', name), to, { recursive: true })
+  // The runtime dependencies (picomatch), as the public registry serves them, and with them
+  // everything they need.
+  const publishedDeps = new Set()
+  const publishDeps = (pkgDir, resolveFrom = pkgDir) => {
+    const { dependencies = {}, peerDependencies = {} } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'))
+    for (const name of Object.keys({ ...dependencies, ...peerDependencies })) {
+      const from = installedDir(name, resolveFrom)
+      const { version } = JSON.parse(fs.readFileSync(path.join(from, 'package.json'), 'utf8'))
+      if (publishedDeps.has(`${name}@${version}`)) continue
+      publishedDeps.add(`${name}@${version}`)
+      const to = path.join(stage, `dep-${name.replace('/', '-')}-${version}`)
+      fs.cpSync(from, to, { recursive: true, filter: (f) => !f.slice(from.length).includes('node_modules') })
+      // Published here, not where its publishConfig points.
+      const manifest = JSON.parse(fs.readFileSync(path.join(to, 'package.json'), 'utf8'))
+      delete manifest.publishConfig
+      fs.writeFileSync(path.join(to, 'package.json'), JSON.stringify(manifest, null, 2))
+      npm(['publish', '--ignore-scripts'], to)
+      publishDeps(from)
+    }
+  }
+  publishDeps(ROOT)
+  // The WebAssembly package, when it was built here (scripts/targets.js): its module, its
+  // loader, and its dependencies (napi-rs's WASI runtime, emnapi).
+  const wasm = path.join(ROOT, 'target', 'targets', 'wasm32-wasi')
+  if (fs.existsSync(path.join(wasm, 'qr-native.wasm32-wasi.wasm'))) {
+    const to = path.join(stage, 'wasm32-wasi')
+    fs.cpSync(path.join(ROOT, 'npm', 'wasm32-wasi'), to, { recursive: true })
+    for (const f of ['qr-native.wasm32-wasi.wasm', 'qr-native.wasi.cjs', 'wasi-worker.mjs']) fs.copyFileSync(path.join(wasm, f), path.join(to, f))
+    publishDeps(to, ROOT)
     npm(['publish', '--ignore-scripts'], to)
+    wasmPublished = true
   }
   const tgz = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', stage], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()
   execFileSync('tar', ['xzf', tgz], { cwd: stage })
@@ -263,6 +298,34 @@ for (const [os_, cpu, libc] of [['linux', 'arm64', 'glibc'], ['linux', 'x64', 'm
   })
 }
 
+// npm 11 refuses `npm install --cpu=wasm32 <package>` for a package whose `cpu` is wasm32
+// (EBADPLATFORM: it checks the machine's processor, flag or not); `--force` installs it,
+// and a later `npm ci` then needs `--force` too (docs/deploy.md says so).
+test('npm install --force qr-native-wasm32-wasi (docs/deploy.md) installs the WebAssembly build, which loads and answers; npm ci --force keeps it', async (t) => {
+  if (!wasmPublished) return t.skip('the WebAssembly build was not built here (node scripts/targets.js --only wasm32-wasi builds it; CI\'s .ci/run does)')
+  const app = path.join(work, 'app-wasm')
+  fs.mkdirSync(app)
+  for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(project, f), path.join(app, f))
+  npm(['ci'], app)
+  const refused = (e) => /EBADPLATFORM/.test(`${e.message}${e.stderr}`)
+  assert.throws(() => npm(['install', '--cpu=wasm32', 'qr-native-wasm32-wasi'], app), refused)
+  npm(['install', '--force', 'qr-native-wasm32-wasi'], app)
+  assert.throws(() => npm(['ci'], app), refused)
+  npm(['ci', '--force'], app)
+  const installed = fs.readdirSync(path.join(app, 'node_modules')).filter((d) => d.startsWith('qr-native'))
+  assert.deepEqual(installed.sort(), ['qr-native', `qr-native-${HOST}`, 'qr-native-wasm32-wasi'])
+  const out = execFileSync(process.execPath, ['--no-warnings', '-e', `
+    const qr = require('qr-native')
+    qr.generate('from wasm').then((png) => process.stdout.write(JSON.stringify({
+      wasm: Object.keys(require.cache).some((f) => f.endsWith('qr-native-wasm32-wasi/qr-native.wasi.cjs')),
+      png: png.toString('base64'), match: new qr.Matcher(['*.js'], { kind: 'glob' }).test('a.js')
+    })))`], { cwd: app, encoding: 'utf8', env: { ...process.env, NAPI_RS_FORCE_WASI: 'error' } })
+  const r = JSON.parse(out)
+  assert.equal(r.wasm, true, 'the loader took qr-native-wasm32-wasi')
+  assert.equal(r.match, true)
+  assert.deepEqual(await decoder.decode(Buffer.from(r.png, 'base64')), Buffer.from('from wasm'))
+})
+
 test('with --omit=optional there is no binary, and the error names the platform and what to do', () => {
   const bare = path.join(work, 'app-omit')
   fs.mkdirSync(bare)
@@ -275,5 +338,5 @@ test('with --omit=optional there is no binary, and the error names the platform 
   assert.match(e.message, new RegExp(HOST))
   assert.match(e.message, /--omit=optional/)
   assert.match(e.message, /build it from source: clone the qr-native repository/)
-  assert.match(e.message, /npm install --cpu=wasm32 qr-native-wasm32-wasi/)
+  assert.match(e.message, /npm install --force qr-native-wasm32-wasi/)
 })

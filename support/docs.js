@@ -18,7 +18,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const ROOT = path.join(__dirname, '..')
-const SUITES = { qr: '../bench/qr', compat: '../bench/compat', styled: '../bench/styled', match: '../bench/matcher', queue: '../bench/queue', http: '../bench/http', decode: '../bench/decode', system: '../bench/system', replace: '../bench/replace' }
+const { SUITES, suite } = require('../bench/suites')
 
 /** Every Markdown file whose figures come from here. */
 function files () {
@@ -41,7 +41,7 @@ function files () {
 function chunks (results) {
   const out = []
   for (const name of Object.keys(SUITES).filter((n) => results.suites[n])) {
-    const report = require(SUITES[name]).report(results.suites[name])
+    const report = suite(name).report(results.suites[name])
     let current = null
     for (const line of report.split('\n')) {
       if (line.startsWith('|')) {

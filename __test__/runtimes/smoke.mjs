@@ -1,5 +1,6 @@
 // The smoke suite for other runtimes: `bun __test__/runtimes/smoke.mjs`,
-// `deno run -A __test__/runtimes/smoke.mjs`, `node __test__/runtimes/smoke.mjs`.
+// `deno run -A __test__/runtimes/smoke.mjs`, `node __test__/runtimes/smoke.mjs`; with
+// NAPI_RS_FORCE_WASI=error and QR_NATIVE_WASI=1, against the WebAssembly build.
 // Plain ES module, no test runner: each check prints `ok` or `not ok` (TAP-like) and the
 // summary line `# runtime NAME VERSION: P passed, F failed`; the exit status is the failures.
 import { createRequire } from 'node:module'
@@ -14,17 +15,25 @@ const { Readable } = require('node:stream')
 const fs = require('node:fs')
 const LOGO = fs.readFileSync(new URL('../fixtures/logos/pino-favicon.png', import.meta.url))
 
-const runtime = typeof globalThis.Bun !== 'undefined'
+const WASI = process.env.QR_NATIVE_WASI === '1'
+const runtime = (typeof globalThis.Bun !== 'undefined'
   ? `bun ${globalThis.Bun.version}`
-  : typeof globalThis.Deno !== 'undefined' ? `deno ${globalThis.Deno.version.deno}` : `node ${process.version}`
+  : typeof globalThis.Deno !== 'undefined' ? `deno ${globalThis.Deno.version.deno}` : `node ${process.version}`) +
+  (WASI ? ' (WebAssembly)' : '')
 
 const checks = []
-const check = (name, fn) => checks.push({ name, fn })
+const check = (name, fn, { skip = false } = {}) => checks.push({ name, fn, skip })
 const equal = (actual, expected, what) => {
   if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
 }
 
 const decoder = new QrDecoder()
+
+if (WASI) {
+  check('the WebAssembly build is the one loaded', () => {
+    equal(require('../../binding.js').__napiBindingTarget, 'wasm32-wasi', 'the loaded binding')
+  })
+}
 
 check('generate: a PNG that zxing-wasm decodes to the text', async () => {
   const png = await qr.generate('héllo from another runtime')
@@ -186,10 +195,20 @@ check('matchers left to the garbage collector are freed by their finalizers, and
   // 10,000 matchers of about 110 KB each (on Node 20) would hold 1.1 GB if none were freed.
   const grew = (rss() - before) / 2 ** 20
   if (grew > 400) throw new Error(`RSS grew by ${grew.toFixed(0)} MB over 10,000 matchers left to the collector`)
+}, {
+  // Measured: 934 MB there. emnapi keeps napi_adjust_external_memory's count to itself, so
+  // V8 is not told what an undisposed matcher holds (docs/deploy.md).
+  skip: WASI && 'under WebAssembly a matcher left to the collector does not hasten a collection'
 })
 
 let failed = 0
-for (const [i, { name, fn }] of checks.entries()) {
+let skipped = 0
+for (const [i, { name, fn, skip }] of checks.entries()) {
+  if (skip) {
+    skipped++
+    console.log(`ok ${i + 1} - ${name} # SKIP ${skip}`)
+    continue
+  }
   try {
     await fn()
     console.log(`ok ${i + 1} - ${name}`)
@@ -198,6 +217,6 @@ for (const [i, { name, fn }] of checks.entries()) {
     console.log(`not ok ${i + 1} - ${name}\n  # ${String(e && e.stack || e).split('\n').join('\n  # ')}`)
   }
 }
-console.log(`# runtime ${runtime}: ${checks.length - failed} passed, ${failed} failed`)
+console.log(`# runtime ${runtime}: ${checks.length - failed - skipped} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 if (typeof globalThis.Deno !== 'undefined') globalThis.Deno.exit(failed)
 process.exit(failed)

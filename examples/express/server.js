@@ -16,6 +16,7 @@ const DOTS = ['square', 'dots', 'rounded', 'extra-rounded', 'classy', 'classy-ro
 const FORMATS = { png: 'image/png', svg: 'image/svg+xml', jpeg: 'image/jpeg', webp: 'image/webp' }
 // Read once at start-up: the logo is the server's, not the request's (pino's favicon, MIT:
 // LICENSE-logo).
+// A bundle of this server (docs/deploy.md) ships logo.png beside it.
 const LOGO = fs.readFileSync(path.join(__dirname, 'logo.png'))
 
 /** The text of a request, or the 400 answer's message. */
@@ -74,7 +75,8 @@ function createApp () {
 }
 
 if (require.main === module) {
-  const port = Number(process.env.PORT) || 3000
+  // PORT=0: any free port (the bundler tests' way).
+  const port = process.env.PORT ? Number(process.env.PORT) : 3000
   const server = createApp().listen(port, '127.0.0.1', () => {
     console.log(`qr-native example on http://127.0.0.1:${server.address().port}/qrcode?text=hello`)
   })

@@ -100,6 +100,16 @@ pub fn read(bytes: &[u8], max_pixels: u64) -> Result<Grey> {
 pub fn png_reader(bytes: &[u8], max_pixels: u64) -> Result<png::Reader<Cursor<&[u8]>>> {
     let limits =
         png::Limits { bytes: usize::try_from(max_pixels.saturating_mul(8).max(1 << 20)).unwrap_or(usize::MAX) };
+    // A whole IHDR's claim first (its CRC holds): the `png` crate sizes its buffers from it
+    // in `read_info`, and on a 32-bit target (wasm32) a claim of billions of pixels
+    // overflows there and would be refused as malformed rather than as too large. A header
+    // that is not whole is left to the crate, which calls it malformed.
+    let ihdr = bytes.get(12..29).filter(|chunk| chunk.starts_with(b"IHDR"));
+    if let (Some(chunk), Some(crc)) = (ihdr, be_u32(bytes, 29)) {
+        if libdeflater::crc32(chunk) == crc {
+            check_pixels(be_u32(chunk, 4).unwrap_or(0) as u64, be_u32(chunk, 8).unwrap_or(0) as u64, max_pixels)?;
+        }
+    }
     let mut decoder = png::Decoder::new_with_limits(Cursor::new(bytes), limits);
     decoder.set_ignore_iccp_chunk(true);
     decoder.set_ignore_text_chunk(true);
@@ -112,6 +122,10 @@ pub fn png_reader(bytes: &[u8], max_pixels: u64) -> Result<png::Reader<Cursor<&[
         return Err(malformed(ImageFormat::Png, "it has no pixels"));
     }
     Ok(reader)
+}
+
+fn be_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
 }
 
 fn read_png(bytes: &[u8], max_pixels: u64) -> Result<Grey> {

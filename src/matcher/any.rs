@@ -10,7 +10,9 @@
 //! fast as the better order, and neither order has to be guessed). On a text of `SPLIT_FROM` bytes or more, the unanchored side
 //! is walked in two halves at once (`Together::walk_split`): three chains of loads.
 
-use super::regex_config::{message, set_config, CompileError, DFA_CACHE, SET_CACHE_TYPICAL, SET_SIZE};
+use super::regex_config::{
+    budget_mib, message, nfa_limit, set_config, CompileError, DFA_CACHE, SET_CACHE_TYPICAL, SET_SIZE,
+};
 use super::resetting_regex::{CachePool, ResettingRegex};
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::hybrid::LazyStateID;
@@ -134,7 +136,7 @@ impl Side {
                 thompson::Config::new()
                     .utf8(false)
                     .which_captures(thompson::WhichCaptures::None)
-                    .nfa_size_limit(Some(SET_SIZE)),
+                    .nfa_size_limit(Some(nfa_limit(SET_SIZE))),
             )
             .build_many_from_hir(hirs)
             .map_err(|e| CompileError { pattern: None, message: nfa_message(&e) })?;
@@ -153,7 +155,7 @@ impl Side {
 
 fn nfa_message(e: &thompson::BuildError) -> String {
     match e.size_limit() {
-        Some(limit) => format!("it compiles to more than the {} MiB budget", limit >> 20),
+        Some(limit) => format!("it compiles to more than the {} MiB budget", budget_mib(limit)),
         None => e.to_string(),
     }
 }

@@ -14,7 +14,8 @@
 use super::any::Any;
 use super::js_regex::Spans;
 use super::regex_config::{
-    message, parse, set_config, syntax_config, CompileError, DFA_CACHE, PATTERN_SIZE, SET_CACHE_TYPICAL, SET_SIZE,
+    message, nfa_limit, parse, set_config, syntax_config, CompileError, DFA_CACHE, PATTERN_SIZE, SET_CACHE_TYPICAL,
+    SET_SIZE,
 };
 use super::resetting_regex::{CachePool, ResettingRegex};
 use regex_automata::hybrid;
@@ -64,7 +65,7 @@ impl Marker {
                 thompson::Config::new()
                     .reverse(reverse)
                     .which_captures(thompson::WhichCaptures::None)
-                    .nfa_size_limit(Some(PATTERN_SIZE)),
+                    .nfa_size_limit(Some(nfa_limit(PATTERN_SIZE))),
             )
             .syntax(syntax_config())
             .build(source)
@@ -374,7 +375,7 @@ fn single_with(source: &str, utf8_empty: bool) -> Result<ResettingRegex, String>
     let config = Regex::config()
         .match_kind(MatchKind::LeftmostFirst)
         .utf8_empty(utf8_empty)
-        .nfa_size_limit(Some(PATTERN_SIZE))
+        .nfa_size_limit(Some(nfa_limit(PATTERN_SIZE)))
         .onepass_size_limit(Some(PATTERN_SIZE))
         .hybrid_cache_capacity(SINGLE_CACHE);
     let re = Regex::builder().configure(config).syntax(syntax_config()).build(source).map_err(|e| message(&e))?;

@@ -20,7 +20,7 @@ use super::js_regex::{self, parse::Flags, units, Spans};
 use super::literal;
 use super::offsets::UnitWalk;
 use super::pattern::{self, literal_regex, Kind, Place, Plan, Syntax};
-use super::regex_config::{message, syntax_config, PATTERN_SIZE, SET_SIZE};
+use super::regex_config::{message, nfa_limit, syntax_config, PATTERN_SIZE, SET_SIZE};
 use super::regex_set::{LookMarks, LookSpans};
 use super::resetting_regex::ResettingRegex;
 use super::PatternSpec;
@@ -102,7 +102,7 @@ impl Engine {
                 .utf8_empty(true)
                 // Each match's bounds, and no more: `None` would leave only whether one matched.
                 .which_captures(regex_automata::nfa::thompson::WhichCaptures::Implicit)
-                .nfa_size_limit(Some(SET_SIZE))
+                .nfa_size_limit(Some(nfa_limit(SET_SIZE)))
                 .onepass_size_limit(Some(PATTERN_SIZE))
                 .hybrid_cache_capacity(UNION_CACHE);
             let sources: Vec<&str> = regexes.iter().map(|m| m.source.as_str()).collect();
