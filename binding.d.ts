@@ -130,8 +130,11 @@ export interface StringOptions extends Omit<QrOptions, 'type'> {
  */
 export type Kind = 'regex' | 'exact' | 'prefix' | 'suffix' | 'contains' | 'glob' | 'wildcard'
 
-/** picomatch's options for `'glob'` patterns (see `MatcherOptions`; `nocase` is `caseInsensitive`). */
-export type GlobOptions = Pick<MatcherOptions, 'dot' | 'matchBase' | 'basename' | 'nobrace' | 'noextglob' | 'noglobstar' | 'nonegate' | 'strictSlashes'>
+/**
+ * picomatch's options for one `'glob'` pattern (see `MatcherOptions`; `nocase` is
+ * `caseInsensitive`). `format` and the callbacks apply to a whole matcher only.
+ */
+export type GlobOptions = Omit<MatcherOptions, 'kind' | 'syntax' | 'caseInsensitive' | 'format' | 'onMatch' | 'onResult' | 'onIgnore'>
 
 /**
  * A pattern: a string of the matcher's default kind, a `RegExp` (its own source and flags),
@@ -429,6 +432,20 @@ export declare function generateMany(inputs: readonly Input[], options?: QrOptio
 /** `generate` on the calling thread: blocks the event loop for the whole encode. */
 export declare function generateSync(input: Input, options?: QrOptions): Buffer
 
+/** What picomatch's callbacks are given (`MatcherOptions.onMatch`, `onResult`, `onIgnore`). */
+export interface GlobResult {
+  /** The glob tried. */
+  glob: string
+  /** Whether `windows` was given. */
+  posix: boolean
+  /** The text. */
+  input: string
+  /** The text as matched: `format`'s, or with `windows` each `\\` a `/`. */
+  output: string
+  /** Whether the glob matches. */
+  isMatch: boolean
+}
+
 /**
  * One-off match: `pattern` compiled once and kept in a bounded cache (1024 patterns, least
  * recently used out first), so calling this in a loop costs a look-up, not a compile.
@@ -481,6 +498,62 @@ export interface MatcherOptions {
   nonegate?: boolean
   /** `'glob'`: a trailing `/` must match exactly. */
   strictSlashes?: boolean
+  /** `'glob'`: picomatch's name for `caseInsensitive` (both given and different is an error). */
+  nocase?: boolean
+  /** `'glob'`: a `\\` in the text is a `/` (picomatch's `toPosixSlashes`), and globs use `/`. */
+  windows?: boolean
+  /**
+   * `'glob'`: texts these globs match (with the same options) match no pattern given it.
+   * `replace` refuses a matcher with it.
+   */
+  ignore?: string | string[]
+  /**
+   * `'glob'`, in a matcher's options when every pattern is a glob: picomatch's `format`, a
+   * function of each text (strings only); `findAll`, `replace`, `scanLines` and `lines` are
+   * then refused.
+   */
+  format?: (text: string) => string
+  /**
+   * `'glob'`, like `format`: called as picomatch calls it, with `{ glob, posix, input, output,
+   * isMatch }`, for a glob that matches.
+   */
+  onMatch?: (result: GlobResult) => void
+  /** `'glob'`, like `format`: called for each glob tried. */
+  onResult?: (result: GlobResult) => void
+  /** `'glob'`, like `format`: called for a glob whose text `ignore` refused. */
+  onIgnore?: (result: GlobResult) => void
+  /** `'glob'`: picomatch's parser options, passed on to it: Bash's rules for `*`. */
+  bash?: boolean
+  /** `'glob'`: POSIX bracket classes (`[[:alpha:]]`). */
+  posix?: boolean
+  /** `'glob'`: regex rules for `+` and for stars after a closing `)` or `]`. */
+  regex?: boolean
+  /** `'glob'`: the same as `noextglob`. */
+  noext?: boolean
+  /** `'glob'`: brackets are literal. */
+  nobracket?: boolean
+  /** `'glob'`: backslashes escape nothing and are removed. */
+  unescape?: boolean
+  /** `'glob'`: quoted text is kept with its quotes. */
+  keepQuotes?: boolean
+  /** `'glob'`: an unclosed bracket or parenthesis is an error (`ERR_INVALID_PATTERN`). */
+  strictBrackets?: boolean
+  /** `'glob'`: brackets are literal when they hold no regex characters. */
+  literalBrackets?: boolean
+  /** `'glob'`: picomatch's fast paths for common globs (the same answers). */
+  fastpaths?: boolean
+  /** `'glob'`: read by picomatch's `scan` only. */
+  noparen?: boolean
+  /** `'glob'`: an invalid regex made of a glob is picomatch's error, not a glob matching nothing. */
+  debug?: boolean
+  /** `'glob'`: the longest glob, in characters (picomatch's default 65,536, also the most here). */
+  maxLength?: number
+  /** `'glob'`: how deep picomatch rewrites nested extglobs. */
+  maxExtglobRecursion?: number
+  /** `'glob'`: picomatch's function for brace ranges (`{a..b}`), called as it parses. */
+  expandRange?: (from: string, to: string, step?: string) => string
+  /** `'glob'`: the flags of picomatch's regex (`i`, as `nocase` sets). */
+  flags?: string
 }
 
 /** A point in image pixels. */

@@ -30,6 +30,7 @@ export type {
   ErrorCorrectionLevel,
   FoundMatch,
   GlobOptions,
+  GlobResult,
   ImageInput,
   ImagePixels,
   ImageType,

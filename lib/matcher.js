@@ -4,7 +4,7 @@
 const binding = require('./load.js')
 const { canCheckStrings, wellFormed, literalsAnswer, literalState, literalUnion } = require('./literals.js')
 const { codeError } = require('./errors.js')
-const { nativePatterns } = require('./patterns.js')
+const { nativePatterns, formatPlan, formattedMatches, callbacks } = require('./patterns.js')
 const { MatcherLines } = require('./lines.js')
 
 const kLiteral = Symbol('qr-native.Matcher.literal')
@@ -180,11 +180,56 @@ function replacer(matcher, replacement) {
   }
 }
 
+// A matcher made with picomatch's `format` or callbacks (every pattern a glob): its answers on
+// strings as picomatch's (`formattedMatches`), from the native answers on the text and on its
+// format, and the callbacks called as picomatch calls them (`callbacks`; for `onIgnore`, a
+// second native matcher without the ignore globs, made on first need). What searches within
+// a text (findAll, replace, scanLines, lines) is refused: picomatch's format applies to whole
+// texts.
+function formatted(matcher, plan, patterns, options) {
+  const proto = Matcher.prototype
+  const nativeOn = (s) => proto.matches.call(matcher, s)
+  let bare
+  const bareOn = (s) => {
+    bare ??= new binding.Matcher(nativePatterns(patterns, { ...options, ignore: undefined, onIgnore: undefined }), options)
+    return matchesArray(bare.matches(s))
+  }
+  const answer = (text, all) => {
+    const a = formattedMatches(plan, text, nativeOn)
+    callbacks(plan, text, a, all, bareOn)
+    return a.found
+  }
+  const list = (texts) => {
+    if (!Array.isArray(texts)) {
+      throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "texts" argument must be an instance of Array. Received ${describe(texts)}`)
+    }
+    return texts
+  }
+  const refused = (name) => function () {
+    throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', `${name}() searches within a text, and this matcher was made with picomatch's format or callbacks, which apply to whole texts: use a matcher made without them`)
+  }
+  const methods = {
+    test: (text) => answer(text, false).length > 0,
+    first: (text) => answer(text, false)[0] ?? -1,
+    matches: (text) => Uint32Array.from(answer(text, true)),
+    testMany: (texts) => Uint8Array.from(list(texts), (t) => answer(t, false).length > 0 ? 1 : 0),
+    firstMany: (texts) => Int32Array.from(list(texts), (t) => answer(t, false)[0] ?? -1),
+    findAll: refused('findAll'),
+    replace: refused('replace'),
+    scanLines: refused('scanLines'),
+    lines: refused('lines')
+  }
+  for (const [name, fn] of Object.entries(methods)) {
+    Object.defineProperty(matcher, name, { value: fn, writable: true, configurable: true })
+  }
+}
+
 class Matcher extends binding.Matcher {
   // This matcher's handle; undefined once disposed. Private: no other code can reach it.
   #handle
 
   constructor(patterns, options) {
+    const plan = formatPlan(patterns, options)
     super(nativePatterns(patterns, options), options)
     const literals = canCheckStrings ? binding.__matcherLiteral.call(this) : null
     const answer = literalsAnswer(literals)
@@ -193,6 +238,7 @@ class Matcher extends binding.Matcher {
     const handle = binding.__matcherHandle.call(this)
     this.#handle = handle
     if (new.target === Matcher) ownMethods(this, answer, handle)
+    if (plan !== undefined) formatted(this, plan, patterns, options)
   }
 
   test(text) {

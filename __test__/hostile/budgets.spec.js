@@ -215,11 +215,10 @@ describe('nesting and globs: what recurses has a depth limit, what builds an aut
         fits: attempt(() => new qr.Matcher([deep(100)]).test('a'))
       })
     `))
-    for (const k of ['js', 'rust', 'extglobs']) assert.equal(a[k].code, 'ERR_INVALID_PATTERN', k)
-    assert.equal(a.braces.code, 'ERR_OUT_OF_RANGE')
+    for (const k of ['js', 'rust', 'braces', 'extglobs']) assert.equal(a[k].code, 'ERR_INVALID_PATTERN', k)
     assert.match(a.js.message, /nest more than 128 deep/)
     // picomatch's parser is quadratic in nesting (30 s on these): they never reach it.
-    assert.match(a.braces.message, /patterns\[0\].*at most 8192 characters/)
+    assert.match(a.braces.message, /at most 256 of/)
     assert.match(a.extglobs.message, /at most 256 of/)
     assert.deepEqual(a.fits, { ok: true, value: true })
   })

@@ -1,12 +1,18 @@
 //! Globs as picomatch means them. picomatch (the JavaScript package every bundler and test
 //! runner uses) turns a glob into a `RegExp`; `lib/patterns.js` asks it for that regex, and this
 //! module turns the regex into one without look-around (`js_regex::lookahead`), so the glob
-//! joins every other pattern in the one regex set. picomatch's own test adds two things to
-//! its regex, and so does this module:
+//! joins every other pattern in the one regex set. picomatch's matcher adds to its regex what
+//! it does around it, and so does this module:
 //!
 //! - a text equal to the glob itself matches (picomatch compares them before the regex);
 //! - with `matchBase`/`basename`, the regex is tested on the text's last path segment (the
-//!   one before a trailing `/` when there is one). The empty text never matches.
+//!   one before a trailing separator when there is one). The empty text never matches;
+//! - with `windows`, the text is read as picomatch's `toPosixSlashes` writes it: each `\`
+//!   not followed by one of ``*+?^${}(|)[]`` as a `/`; both separate segments for
+//!   `matchBase`;
+//!
+//! `ignore` is not this module's: the ignore globs are compiled as globs of their own, and a
+//! text one of them matches is refused after the match (`Matcher`'s vetoes, `mod.rs`).
 
 use super::js_regex::charset::CharSet;
 use super::js_regex::lookahead::{self, seq};
@@ -22,25 +28,62 @@ pub struct GlobRegex {
     pub flags: String,
     /// Test the last path segment only (`matchBase`/`basename`).
     pub match_base: bool,
+    /// picomatch's `windows`: `\` in the text is a `/`.
+    pub windows: bool,
+    /// picomatch's `ignore`: the globs whose texts never match, each with its regex (made
+    /// with the same options).
+    pub ignore: Vec<IgnoreGlob>,
+}
+
+/// One glob of `ignore` and what picomatch made of it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IgnoreGlob {
+    pub glob: String,
+    pub source: String,
+    pub flags: String,
 }
 
 const SLASH: u32 = b'/' as u32;
+const BACKSLASH: u32 = b'\\' as u32;
 
 /// The regex (no look-around) of the texts picomatch's matcher for `glob` answers true on.
 pub fn compile(glob: &str, re: &GlobRegex) -> Result<JsRegex, String> {
     let flags = Flags::parse(&re.flags)?;
+    let whole = language(glob, &re.source, flags, re)?;
+    // Sets are case-closed already: nothing is folded again.
+    js_regex::translate_node(chars(whole), Flags { ignore_case: false, ..flags })
+}
+
+/// The characters that separate path segments: `/`, and `\` too with `windows`.
+fn separators(windows: bool) -> Vec<CharSet> {
+    let mut apart = vec![CharSet::one(SLASH)];
+    if windows {
+        apart.push(CharSet::one(BACKSLASH));
+    }
+    apart
+}
+
+/// What picomatch's `toPosixSlashes` leaves a `\` before (its `REGEX_BACKSLASH`).
+const KEEPS_BACKSLASH: &str = "*+?^${}(|)[]";
+
+/// The texts picomatch's matcher for `glob` (its regex `source` with `flags`, and `re`'s
+/// options) answers true on, as a node with no look-around, anchored at both ends.
+fn language(glob: &str, source: &str, flags: Flags, re: &GlobRegex) -> Result<Node, String> {
     let mode = flags.mode();
-    let node = parse::parse(&re.source, flags)?;
-    let slash = CharSet::one(SLASH);
-    let mut dfa = lookahead::automaton(&node, mode, std::slice::from_ref(&slash))?;
+    let node = parse::parse(source, flags)?;
+    let apart = separators(re.windows);
+    let mut dfa = lookahead::automaton(&node, mode, &apart)?;
+    let class_of = |set: &CharSet| dfa.classes.iter().position(|c| c == set);
     // picomatch answers false on the empty text before it tries the regex. State 0 is the
     // empty text's and no transition leads back to it.
     let empty = std::mem::replace(&mut dfa.accept[0], false);
+    let separator = apart.iter().fold(CharSet::from_ranges([]), |a, b| a.union(b));
     let matched = if re.match_base {
-        // The segment: its regex without '/', tested on a text that is that segment alone.
-        let k = dfa.classes.iter().position(|c| *c == slash).ok_or("no class for '/'")?;
+        // The segment: its regex without separators, tested on a text that is that segment
+        // alone.
+        let seps: Vec<usize> = apart.iter().filter_map(&class_of).collect();
         for row in &mut dfa.edges {
-            row.retain(|&(c, _)| c != k);
+            row.retain(|&(c, _)| !seps.contains(&c));
         }
         let nonempty = dfa.trim().to_node()?;
         // The segment may be empty (the text `a//`) when the regex matches the empty text.
@@ -52,20 +95,53 @@ pub fn compile(glob: &str, re: &GlobRegex) -> Result<JsRegex, String> {
             greedy: true,
         };
         let dirs = Node::Repeat {
-            node: Box::new(seq(everything, Node::Set(slash.clone()))),
+            node: Box::new(seq(everything, Node::Set(separator.clone()))),
             min: 0,
             max: Some(1),
             greedy: true,
         };
-        let last = lookahead::alt(nonempty, seq(any, Node::Set(slash)));
+        let last = lookahead::alt(nonempty, seq(any, Node::Set(separator.clone())));
         seq(seq(Node::TextStart, dirs), seq(last, Node::TextEnd))
     } else {
+        if let [_, backslash] = &apart[..] {
+            // The regex reads the text as `toPosixSlashes` writes it, and picomatch's regexes
+            // with `windows` read a '\' where they read a '/' ([\\/]): so a '\' goes where a
+            // '/' goes. (A '\' that `toPosixSlashes` keeps, before one of KEEPS_BACKSLASH, is
+            // read as such a '\' too; only a bracket expression of the glob's own that holds
+            // one of them and not the other tells them apart, docs/matcher.md.)
+            let (slash, k) =
+                (class_of(&apart[0]).ok_or("no class for '/'")?, class_of(backslash).ok_or("no class for '\\'")?);
+            for row in &mut dfa.edges {
+                row.retain(|&(c, _)| c != k);
+                let to: Vec<u32> = row.iter().filter(|&&(c, _)| c == slash).map(|&(_, t)| t).collect();
+                row.extend(to.into_iter().map(|t| (k, t)));
+                row.sort_unstable();
+            }
+        }
         seq(seq(Node::TextStart, dfa.trim().to_node()?), Node::TextEnd)
     };
-    let itself = glob.encode_utf16().fold(Node::TextStart, |n, u| seq(n, Node::Set(CharSet::one(u32::from(u)))));
-    let whole = lookahead::alt(matched, seq(itself, Node::TextEnd));
-    // Sets are case-closed already: nothing is folded again.
-    js_regex::translate_node(chars(whole), Flags { ignore_case: false, ..flags })
+    // The text equal to the glob (one sequence, built at once: joining 64 Ki units one `seq`
+    // at a time is quadratic); with `windows` also each text whose `toPosixSlashes` equals it
+    // (picomatch compares both).
+    let units: Vec<u32> = glob.encode_utf16().map(u32::from).collect();
+    let exact = units.iter().map(|&u| Node::Set(CharSet::one(u)));
+    let itself = Node::Seq(std::iter::once(Node::TextStart).chain(exact).chain([Node::TextEnd]).collect());
+    if !re.windows {
+        return Ok(lookahead::alt(matched, itself));
+    }
+    let keeps = |i: usize| units.get(i).is_some_and(|&u| KEEPS_BACKSLASH.contains(char::from_u32(u).unwrap_or('a')));
+    let mut formatted = vec![Node::TextStart];
+    for (i, &u) in units.iter().enumerate() {
+        formatted.push(Node::Set(match u {
+            // A '/' of the format: a '/' of the text, or a '\\' not kept.
+            SLASH if !keeps(i + 1) => separator.clone(),
+            // A '\\' of the format: one kept, before a character that keeps it.
+            BACKSLASH if !keeps(i + 1) => return Ok(lookahead::alt(matched, itself)),
+            _ => CharSet::one(u),
+        }));
+    }
+    formatted.push(Node::TextEnd);
+    Ok(lookahead::alt(lookahead::alt(matched, itself), Node::Seq(formatted)))
 }
 
 /// One-character sets as characters, so literal globs become string comparisons.
@@ -88,7 +164,7 @@ mod tests {
     use regex::bytes::Regex;
 
     fn re(source: &str, flags: &str, match_base: bool) -> GlobRegex {
-        GlobRegex { source: source.into(), flags: flags.into(), match_base }
+        GlobRegex { source: source.into(), flags: flags.into(), match_base, windows: false, ignore: Vec::new() }
     }
 
     fn is_match(glob: &str, g: &GlobRegex, text: &str) -> bool {

@@ -21,7 +21,7 @@ pub mod resetting_regex;
 
 use crate::error::{Error, ErrorKind, Result};
 use any::Any;
-pub use glob::GlobRegex;
+pub use glob::{GlobRegex, IgnoreGlob};
 use js_regex::units;
 use literal::{Anchor, ContainsSet, LengthIndex};
 pub use pattern::Kind;
@@ -105,6 +105,19 @@ pub struct Matcher {
     /// (`lines.rs`); `None` inside when some pattern has none. Built on first use.
     line_filter: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>>,
     union: std::sync::OnceLock<std::result::Result<replace::Union, String>>,
+    /// picomatch's `ignore` (see `Veto`), one per distinct ignore list.
+    vetoes: Vec<Veto>,
+}
+
+/// picomatch's `ignore` for some glob patterns: a text its globs match (as picomatch's
+/// matcher for them, with the patterns' options) matches none of `patterns`. A glob matches
+/// the whole text, so the veto is one `test` of the text. Kept apart from the patterns'
+/// automata, which the complement of an ignore glob would multiply (`src/**` less
+/// `**/node_modules/**` needs more states than the budget allows as one automaton).
+struct Veto {
+    ignored: Box<Matcher>,
+    /// Ascending.
+    patterns: Vec<u32>,
 }
 
 /// Most patterns a matcher may have for its literals to be handed to JavaScript: past 8,
@@ -152,6 +165,12 @@ pub struct SoleLiteral {
     pub ci: bool,
 }
 
+/// What identifies a pattern's ignore list: the list and the options it is read with, not the
+/// pattern's own regex.
+fn without_source(g: &GlobRegex) -> GlobRegex {
+    GlobRegex { source: String::new(), flags: String::new(), ..g.clone() }
+}
+
 fn invalid(index: usize, pattern: &str, message: &str) -> Error {
     let shown: String = pattern.chars().take(60).collect();
     let ellipsis = if shown.len() < pattern.len() { "…" } else { "" };
@@ -183,6 +202,7 @@ impl Matcher {
             specs: specs.to_vec(),
             union: std::sync::OnceLock::new(),
             line_filter: std::sync::OnceLock::new(),
+            vetoes: Vec::new(),
         };
         let total: usize = specs.iter().map(|s| s.pattern.len()).sum();
         if total > MAX_TOTAL_PATTERN_BYTES {
@@ -198,6 +218,8 @@ impl Matcher {
         let mut regexes = Vec::new();
         let mut regexes_units = Vec::new();
         let mut quick_literals = Vec::new();
+        // Distinct ignore lists (with the options they are read with) and their patterns.
+        let mut vetoes: Vec<(GlobRegex, Vec<u32>)> = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
             if spec.pattern.len() > MAX_PATTERN_BYTES {
                 return Err(Error::range(
@@ -206,10 +228,20 @@ impl Matcher {
                     format_args!("{} bytes", spec.pattern.len()),
                 ));
             }
-            let plan =
-                pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive, spec.syntax, spec.glob.as_ref())
-                    .map_err(|message| invalid(i, &spec.pattern, &message))?;
             let index = i as u32;
+            let glob = match &spec.glob {
+                Some(g) if !g.ignore.is_empty() => {
+                    let without = GlobRegex { ignore: Vec::new(), ..g.clone() };
+                    match vetoes.iter_mut().find(|(of, _)| *of == without_source(g)) {
+                        Some((_, list)) => list.push(index),
+                        None => vetoes.push((without_source(g), vec![index])),
+                    }
+                    Some(without)
+                }
+                other => other.clone(),
+            };
+            let plan = pattern::classify(&spec.pattern, spec.kind, spec.case_insensitive, spec.syntax, glob.as_ref())
+                .map_err(|message| invalid(i, &spec.pattern, &message))?;
             match (&plan, &mut literals) {
                 (Plan::Literal { place, text, ci }, Some(list)) if specs.len() <= MAX_JS_LITERALS => {
                     literal_bytes += text.len();
@@ -244,6 +276,31 @@ impl Matcher {
         // ones native itself); a list, within the byte budget and at most `MAX_JS_CONTAINS`
         // substrings.
         m.anchored = [exact, prefix, suffix].into_iter().flatten().filter(|ix| !ix.is_empty()).collect();
+        for (of, patterns) in vetoes {
+            let specs: Vec<PatternSpec> = of
+                .ignore
+                .iter()
+                .map(|ig| PatternSpec {
+                    pattern: ig.glob.clone(),
+                    kind: Kind::Glob,
+                    case_insensitive: false,
+                    syntax: Syntax::Js,
+                    glob: Some(GlobRegex {
+                        source: ig.source.clone(),
+                        flags: ig.flags.clone(),
+                        match_base: of.match_base,
+                        windows: of.windows,
+                        ignore: Vec::new(),
+                    }),
+                })
+                .collect();
+            let first = patterns[0] as usize;
+            let ignored = Matcher::new(&specs)
+                .map_err(|e| Error::new(e.kind, format!("patterns[{first}].ignore: {}", e.message)))?;
+            m.vetoes.push(Veto { ignored: Box::new(ignored), patterns });
+        }
+        // A veto is native: no answer from JavaScript's own comparisons.
+        let literals = if m.vetoes.is_empty() { literals } else { None };
         m.literals = literals.filter(|l| {
             let substrings = l.iter().filter(|l| l.place == Place::Contains);
             let case_sensitive = substrings.clone().filter(|l| !l.ci).count();
@@ -307,7 +364,8 @@ impl Matcher {
         let contains: usize = self.contains.iter().flatten().map(|c| c.memory_usage()).sum();
         let regex: usize = self.groups().map(|(r, _)| r.memory_usage()).sum::<usize>()
             + self.quick.as_ref().map_or(0, |q| q.any.memory_usage());
-        std::mem::size_of::<Self>() + anchored + contains + regex
+        let vetoes: usize = self.vetoes.iter().map(|v| v.ignored.memory_usage() + v.patterns.len() * 4).sum();
+        std::mem::size_of::<Self>() + anchored + contains + regex + vetoes
     }
 
     /// What the binding has reported to V8 for this matcher: `memory_usage`, and the union's
@@ -337,6 +395,9 @@ impl Matcher {
 
     /// Whether any pattern matches `text`. Cheapest structures first; stops at the first hit.
     pub fn test(&self, text: &[u8]) -> bool {
+        if !self.vetoes.is_empty() {
+            return self.first(text).is_some();
+        }
         if let Some(quick) = self.quick.as_ref().filter(|_| !units::has_astral(text)) {
             return quick.test(self, text);
         }
@@ -357,6 +418,9 @@ impl Matcher {
 
     /// The lowest index of a matching pattern.
     pub fn first(&self, text: &[u8]) -> Option<u32> {
+        if !self.vetoes.is_empty() {
+            return self.matches(text).first().copied();
+        }
         let mut best = u32::MAX;
         for ix in self.anchored() {
             ix.each_match(text, |p, _| {
@@ -396,7 +460,17 @@ impl Matcher {
         }
         out.sort_unstable();
         out.dedup();
+        self.veto(text, &mut out, |&p| p);
         out
+    }
+
+    /// Drops from `found` what a veto refuses on `text` (`pattern` of each item).
+    fn veto<T>(&self, text: &[u8], found: &mut Vec<T>, pattern: impl Fn(&T) -> u32) {
+        for v in &self.vetoes {
+            if found.iter().any(|f| v.patterns.binary_search(&pattern(f)).is_ok()) && v.ignored.test(text) {
+                found.retain(|f| v.patterns.binary_search(&pattern(f)).is_err());
+            }
+        }
     }
 
     /// Every match as (pattern, start, end) in bytes: for each pattern its non-overlapping
@@ -475,6 +549,7 @@ impl Matcher {
             }
         }
         out.sort_unstable_by_key(|&(p, s, e)| (s, p, e));
+        self.veto(text, &mut out, |&(p, _, _)| p);
         Ok(out)
     }
 }
@@ -564,6 +639,12 @@ impl Matcher {
     /// flag: (pattern, start, end) in UTF-16 code units, at most `MAX_FIND_ALL`. `text` is
     /// UTF-8 (a JavaScript string's).
     pub fn replace_spans(&self, text: &[u8]) -> Result<Vec<(u32, usize, usize)>> {
+        if !self.vetoes.is_empty() {
+            // The union's leftmost match at a place may be a vetoed pattern's, hiding another's.
+            return Err(Error::invalid_value(
+                "replace() is not supported on a matcher with picomatch's ignore: replace with a matcher made without it",
+            ));
+        }
         let (union, _) = self.union()?;
         union.find(text, MAX_FIND_ALL).map_err(|e| match e {
             None => Error::out_of_range(format!(

@@ -130,8 +130,11 @@ export interface StringOptions extends Omit<QrOptions, 'type'> {
  */
 export type Kind = 'regex' | 'exact' | 'prefix' | 'suffix' | 'contains' | 'glob' | 'wildcard'
 
-/** picomatch's options for `'glob'` patterns (see `MatcherOptions`; `nocase` is `caseInsensitive`). */
-export type GlobOptions = Pick<MatcherOptions, 'dot' | 'matchBase' | 'basename' | 'nobrace' | 'noextglob' | 'noglobstar' | 'nonegate' | 'strictSlashes'>
+/**
+ * picomatch's options for one `'glob'` pattern (see `MatcherOptions`; `nocase` is
+ * `caseInsensitive`). `format` and the callbacks apply to a whole matcher only.
+ */
+export type GlobOptions = Omit<MatcherOptions, 'kind' | 'syntax' | 'caseInsensitive' | 'format' | 'onMatch' | 'onResult' | 'onIgnore'>
 
 /**
  * A pattern: a string of the matcher's default kind, a `RegExp` (its own source and flags),

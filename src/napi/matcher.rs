@@ -14,7 +14,7 @@ use super::js::{self, sync_call, Val};
 use super::signal;
 use super::task::{PoolTask, Work};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
-use crate::matcher::{cache::OneOffCache, lines, GlobRegex, Kind, Matcher, PatternSpec, Place, Syntax};
+use crate::matcher::{cache::OneOffCache, lines, GlobRegex, IgnoreGlob, Kind, Matcher, PatternSpec, Place, Syntax};
 use crate::runtime::handles::{disposed, Handles};
 use napi::bindgen_prelude::{Object, ToNapiValue, Uint32Array};
 use napi::{sys, Env, JsValue, Unknown, ValueType};
@@ -154,13 +154,17 @@ struct Defaults {
 /// brace or extglob a few times that as a regex).
 const MAX_GLOB_REGEX_BYTES: usize = 16 * crate::matcher::MAX_PATTERN_BYTES;
 
-/// `{ source, flags, matchBase }`: what `lib/patterns.js` asked picomatch for a glob.
+/// Most globs in one pattern's `ignore` (picomatch's option).
+const MAX_IGNORE_GLOBS: usize = 256;
+
+/// `{ source, flags, matchBase, windows, ignore }`: what `lib/patterns.js` asked picomatch for
+/// a glob (`ignore`: `[{ glob, source, flags }]`).
 fn read_glob(name: &str, v: &Val) -> Result<GlobRegex> {
     if v.value_type() != ValueType::Object {
-        return Err(js::wrong_type(name, "an object { source, flags, matchBase }", v));
+        return Err(js::wrong_type(name, "an object { source, flags, matchBase, windows, ignore }", v));
     }
-    let string = |key: &str, max: usize| -> Result<String> {
-        let field = format!("{name}.{key}");
+    let string = |v: &Val, field: &str, key: &str, max: usize| -> Result<String> {
+        let field = format!("{field}.{key}");
         match v.prop(key)? {
             Some(s) if s.value_type() == ValueType::String => {
                 if s.string_utf16_len() > max {
@@ -174,13 +178,38 @@ fn read_glob(name: &str, v: &Val) -> Result<GlobRegex> {
             None => Err(js::wrong_type(&field, "of type string", v)),
         }
     };
-    let source = string("source", MAX_GLOB_REGEX_BYTES)?;
-    let flags = string("flags", 16)?;
-    let match_base = match v.prop("matchBase")? {
-        Some(b) => js::bool_of(&format!("{name}.matchBase"), &b)?,
-        None => false,
+    let flag = |key: &str| -> Result<bool> {
+        match v.prop(key)? {
+            Some(b) => js::bool_of(&format!("{name}.{key}"), &b),
+            None => Ok(false),
+        }
     };
-    Ok(GlobRegex { source, flags, match_base })
+    let source = string(v, name, "source", MAX_GLOB_REGEX_BYTES)?;
+    let flags = string(v, name, "flags", 16)?;
+    let mut ignore = Vec::new();
+    if let Some(list) = v.prop("ignore")? {
+        let field = format!("{name}.ignore");
+        if list.value_type() != ValueType::Object || !list.is_array() {
+            return Err(js::wrong_type(&field, "an instance of Array", &list));
+        }
+        let n = list.array_len() as usize;
+        if n > MAX_IGNORE_GLOBS {
+            return Err(Error::range(format!("{field}.length"), format_args!("<= {MAX_IGNORE_GLOBS}"), n));
+        }
+        for i in 0..n {
+            let item = list.element(i as u32)?;
+            let at = format!("{field}[{i}]");
+            if item.value_type() != ValueType::Object {
+                return Err(js::wrong_type(&at, "an object { glob, source, flags }", &item));
+            }
+            ignore.push(IgnoreGlob {
+                glob: string(&item, &at, "glob", crate::matcher::MAX_PATTERN_BYTES)?,
+                source: string(&item, &at, "source", MAX_GLOB_REGEX_BYTES)?,
+                flags: string(&item, &at, "flags", 16)?,
+            });
+        }
+    }
+    Ok(GlobRegex { source, flags, match_base: flag("matchBase")?, windows: flag("windows")?, ignore })
 }
 
 fn read_defaults(options: Option<Val>) -> Result<Defaults> {
@@ -1120,6 +1149,78 @@ pub struct MatcherOptions {
     pub nonegate: Option<bool>,
     /// `'glob'`: a trailing `/` must match exactly.
     pub strict_slashes: Option<bool>,
+    /// `'glob'`: picomatch's name for `caseInsensitive` (both given and different is an error).
+    pub nocase: Option<bool>,
+    /// `'glob'`: a `\\` in the text is a `/` (picomatch's `toPosixSlashes`), and globs use `/`.
+    pub windows: Option<bool>,
+    /// `'glob'`: texts these globs match (with the same options) match no pattern given it.
+    /// `replace` refuses a matcher with it.
+    #[napi(ts_type = "string | string[]")]
+    pub ignore: Option<Vec<String>>,
+    /// `'glob'`, in a matcher's options when every pattern is a glob: picomatch's `format`, a
+    /// function of each text (strings only); `findAll`, `replace`, `scanLines` and `lines` are
+    /// then refused.
+    #[napi(ts_type = "(text: string) => string")]
+    pub format: Option<napi::Unknown<'static>>,
+    /// `'glob'`, like `format`: called as picomatch calls it, with `{ glob, posix, input, output,
+    /// isMatch }`, for a glob that matches.
+    #[napi(ts_type = "(result: GlobResult) => void")]
+    pub on_match: Option<napi::Unknown<'static>>,
+    /// `'glob'`, like `format`: called for each glob tried.
+    #[napi(ts_type = "(result: GlobResult) => void")]
+    pub on_result: Option<napi::Unknown<'static>>,
+    /// `'glob'`, like `format`: called for a glob whose text `ignore` refused.
+    #[napi(ts_type = "(result: GlobResult) => void")]
+    pub on_ignore: Option<napi::Unknown<'static>>,
+    /// `'glob'`: picomatch's parser options, passed on to it: Bash's rules for `*`.
+    pub bash: Option<bool>,
+    /// `'glob'`: POSIX bracket classes (`[[:alpha:]]`).
+    pub posix: Option<bool>,
+    /// `'glob'`: regex rules for `+` and for stars after a closing `)` or `]`.
+    pub regex: Option<bool>,
+    /// `'glob'`: the same as `noextglob`.
+    pub noext: Option<bool>,
+    /// `'glob'`: brackets are literal.
+    pub nobracket: Option<bool>,
+    /// `'glob'`: backslashes escape nothing and are removed.
+    pub unescape: Option<bool>,
+    /// `'glob'`: quoted text is kept with its quotes.
+    pub keep_quotes: Option<bool>,
+    /// `'glob'`: an unclosed bracket or parenthesis is an error (`ERR_INVALID_PATTERN`).
+    pub strict_brackets: Option<bool>,
+    /// `'glob'`: brackets are literal when they hold no regex characters.
+    pub literal_brackets: Option<bool>,
+    /// `'glob'`: picomatch's fast paths for common globs (the same answers).
+    pub fastpaths: Option<bool>,
+    /// `'glob'`: read by picomatch's `scan` only.
+    pub noparen: Option<bool>,
+    /// `'glob'`: an invalid regex made of a glob is picomatch's error, not a glob matching nothing.
+    pub debug: Option<bool>,
+    /// `'glob'`: the longest glob, in characters (picomatch's default 65,536, also the most here).
+    pub max_length: Option<f64>,
+    /// `'glob'`: how deep picomatch rewrites nested extglobs.
+    pub max_extglob_recursion: Option<f64>,
+    /// `'glob'`: picomatch's function for brace ranges (`{a..b}`), called as it parses.
+    #[napi(ts_type = "(from: string, to: string, step?: string) => string")]
+    pub expand_range: Option<napi::Unknown<'static>>,
+    /// `'glob'`: the flags of picomatch's regex (`i`, as `nocase` sets).
+    pub flags: Option<String>,
+}
+
+/// What picomatch's callbacks are given (`MatcherOptions.onMatch`, `onResult`, `onIgnore`).
+#[allow(dead_code)]
+#[napi(object)]
+pub struct GlobResult {
+    /// The glob tried.
+    pub glob: String,
+    /// Whether `windows` was given.
+    pub posix: bool,
+    /// The text.
+    pub input: String,
+    /// The text as matched: `format`'s, or with `windows` each `\\` a `/`.
+    pub output: String,
+    /// Whether the glob matches.
+    pub is_match: bool,
 }
 
 /// The limits `lib/` checks before a call reaches native code, defined once, here and in the
