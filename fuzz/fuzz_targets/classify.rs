@@ -6,7 +6,7 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use qr_native::matcher::{GlobRegex, Kind, Matcher, PatternSpec, Syntax};
+use qr_native::matcher::{GlobRegex, IgnoreGlob, Kind, Matcher, PatternSpec, Syntax};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -27,6 +27,14 @@ fuzz_target!(|case: Case| {
         source: case.pattern.clone(),
         flags: if case.ci { "i".into() } else { String::new() },
         match_base: syntax == Syntax::Rust,
+        // Bits of `kind` past the kinds pick picomatch's `windows` and an `ignore` glob (a
+        // text that starts with \u{1}), so the backslash reading and the vetoes are met too.
+        windows: case.kind & 0x40 != 0,
+        ignore: if case.kind & 0x20 != 0 {
+            vec![IgnoreGlob { glob: "\u{1}*".into(), source: "^(?:\u{1}.*)$".into(), flags: String::new() }]
+        } else {
+            Vec::new()
+        },
     });
     let spec = PatternSpec { pattern: case.pattern.clone(), kind, case_insensitive: case.ci, syntax, glob };
     let Ok(m) = Matcher::new(std::slice::from_ref(&spec)) else { return };
