@@ -343,6 +343,12 @@ export declare function __styledUncheckedSync(input: Input, options?: QrOptions)
  */
 export declare function __stylingRender(input: Uint8Array, options: QrOptions, layout: { width: number; margin: number; roundSize: boolean; imageSize: number; mode: 'Numeric' | 'Alphanumeric' | 'Byte' | 'matrix'; typeNumber: number }): Promise<Buffer>
 
+/**
+ * The Unicode version of the property tables `\p{…}` reads (`unicodeVersion`, internal:
+ * index.js exports it as a string).
+ */
+export declare function __unicodeVersion(): string
+
 /** What `qrcode.create` reports, for `compat.js` to shape into its objects. */
 export interface CompatSymbol {
   version: number

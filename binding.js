@@ -844,6 +844,7 @@ module.exports.__napiRsBoundTest = nativeBinding.__napiRsBoundTest
 module.exports.__styledStagesSync = nativeBinding.__styledStagesSync
 module.exports.__styledUncheckedSync = nativeBinding.__styledUncheckedSync
 module.exports.__stylingRender = nativeBinding.__stylingRender
+module.exports.__unicodeVersion = nativeBinding.__unicodeVersion
 module.exports.concurrency = nativeBinding.concurrency
 module.exports.decode = nativeBinding.decode
 module.exports.decodeSync = nativeBinding.decodeSync

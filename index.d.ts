@@ -59,3 +59,10 @@ export type {
   Text,
   Version
 } from './binding'
+
+/**
+ * The Unicode version of the property tables a JavaScript regex's `\p{…}` reads here
+ * (`'16.0.0'`). V8 reads ICU's, which may be newer (Unicode 17.0 in Node 20.20, 22 and 24):
+ * code points assigned since then answer differently (docs/matcher.md).
+ */
+export declare const unicodeVersion: string

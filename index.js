@@ -22,5 +22,6 @@ module.exports = {
   setConcurrency: binding.setConcurrency,
   concurrency: binding.concurrency,
   setMaxQueue: binding.setMaxQueue,
-  stats: binding.stats
+  stats: binding.stats,
+  unicodeVersion: binding.__unicodeVersion()
 }

@@ -5,6 +5,6 @@ const binding = createRequire(import.meta.url)('./index.js')
 
 export const {
   encode, generate, generateMany, generateSync, toDataURL, toString, decode, decodeSync, Matcher, isMatch,
-  setConcurrency, concurrency, setMaxQueue, stats
+  setConcurrency, concurrency, setMaxQueue, stats, unicodeVersion
 } = binding
 export default binding

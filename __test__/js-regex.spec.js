@@ -9,7 +9,7 @@ const assert = require('node:assert/strict')
 const crawlers = require('crawler-user-agents')
 const UserAgent = require('user-agents')
 const isbotModule = require('isbot')
-const { Matcher, isMatch } = require('..')
+const { Matcher, isMatch, unicodeVersion } = require('..')
 const { rng } = require('./helpers/corpus')
 
 // Characters where JS and Rust's defaults differ, or where case folding is special.
@@ -195,6 +195,27 @@ describe('regex patterns against V8 RegExp (syntax: js)', () => {
       assert.throws(() => new Matcher([ok, pattern]), (e) => e instanceof SyntaxError && e.code === 'ERR_INVALID_PATTERN' && message.test(e.message), pattern)
     }
   })
+})
+
+test('\\p{…} reads the Unicode tables unicodeVersion names: against V8 in this process, every code point', (t) => {
+  assert.equal(unicodeVersion, '16.0.0')
+  // Letters, numbers and one script, each as V8 and as qr-native answer it on every code point
+  // (surrogates aside). Where they differ, V8's ICU (process.versions.unicode) is newer and
+  // knows a code point ours does not: never the other way round.
+  for (const property of ['L', 'N', 'Script=Latin', 'Lu']) {
+    const v8 = new RegExp(`^\\p{${property}}$`, 'u')
+    const ours = new Matcher([v8])
+    const differ = []
+    for (let cp = 0; cp < 0x110000; cp++) {
+      if (cp >= 0xD800 && cp <= 0xDFFF) continue
+      const s = String.fromCodePoint(cp)
+      const a = v8.test(s)
+      if (a !== ours.test(s)) differ.push([cp, a])
+    }
+    t.diagnostic(`\\p{${property}}: ${differ.length} code points differ (V8's Unicode ${process.versions.unicode}, ours ${unicodeVersion})`)
+    assert.ok(differ.every(([, v8Says]) => v8Says), `\\p{${property}}: ours says yes where V8 says no at U+${differ.filter(([, a]) => !a).map(([cp]) => cp.toString(16)).slice(0, 5)}`)
+    if (process.versions.unicode === unicodeVersion.replace(/\.0$/, '')) assert.equal(differ.length, 0)
+  }
 })
 
 describe("isbot's list loads as is and answers as isbot() does", () => {

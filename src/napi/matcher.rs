@@ -1235,6 +1235,13 @@ pub struct JsLimits {
     pub max_line_bytes: u32,
 }
 
+/// The Unicode version of the property tables `\p{…}` reads (`unicodeVersion`, internal:
+/// index.js exports it as a string).
+#[napi(js_name = "__unicodeVersion")]
+pub fn unicode_version() -> &'static str {
+    crate::matcher::js_regex::UNICODE_VERSION
+}
+
 /// The limits `lib/` checks (internal).
 #[napi(js_name = "__limits")]
 pub fn limits() -> JsLimits {
