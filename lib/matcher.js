@@ -199,11 +199,15 @@ function formatted(matcher, plan, patterns, options) {
     callbacks(plan, text, a, all, bareOn)
     return a.found
   }
-  const list = (texts) => {
+  // Each text in turn, grown as read (never from `length`: a sparse array may claim 2^32 − 1
+  // elements); its first hole is a TypeError, as natively.
+  const each = (texts, fn) => {
     if (!Array.isArray(texts)) {
       throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "texts" argument must be an instance of Array. Received ${describe(texts)}`)
     }
-    return texts
+    const out = []
+    for (let i = 0; i < texts.length; i++) out.push(fn(texts[i]))
+    return out
   }
   const refused = (name) => function () {
     throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', `${name}() searches within a text, and this matcher was made with picomatch's format or callbacks, which apply to whole texts: use a matcher made without them`)
@@ -212,8 +216,8 @@ function formatted(matcher, plan, patterns, options) {
     test: (text) => answer(text, false).length > 0,
     first: (text) => answer(text, false)[0] ?? -1,
     matches: (text) => Uint32Array.from(answer(text, true)),
-    testMany: (texts) => Uint8Array.from(list(texts), (t) => answer(t, false).length > 0 ? 1 : 0),
-    firstMany: (texts) => Int32Array.from(list(texts), (t) => answer(t, false)[0] ?? -1),
+    testMany: (texts) => Uint8Array.from(each(texts, (t) => answer(t, false).length > 0 ? 1 : 0)),
+    firstMany: (texts) => Int32Array.from(each(texts, (t) => answer(t, false)[0] ?? -1)),
     findAll: refused('findAll'),
     replace: refused('replace'),
     scanLines: refused('scanLines'),

@@ -80,11 +80,12 @@ function globOptions(name, object, defaults) {
       out[key] = value
     } else if (key === 'ignore') {
       const list = typeof value === 'string' ? [value] : value
+      // The length first: a sparse array may claim 2^32 − 1 elements.
+      if (Array.isArray(list) && list.length > MAX_IGNORE_GLOBS) {
+        throw codeError(RangeError, 'ERR_OUT_OF_RANGE', `The value of "${name}.ignore.length" is out of range. It must be <= ${MAX_IGNORE_GLOBS}. Received ${list.length}`)
+      }
       if (!Array.isArray(list) || list.some((g) => typeof g !== 'string' || g === '')) {
         throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "${name}.ignore" property must be a non-empty string or an array of them`)
-      }
-      if (list.length > MAX_IGNORE_GLOBS) {
-        throw codeError(RangeError, 'ERR_OUT_OF_RANGE', `The value of "${name}.ignore.length" is out of range. It must be <= ${MAX_IGNORE_GLOBS}. Received ${list.length}`)
       }
       out.ignore = list
     } else if (Object.hasOwn(REFUSED_OPTIONS, key)) {

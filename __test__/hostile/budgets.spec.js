@@ -300,3 +300,19 @@ describe('one hostile text leaves later calls as they were', () => {
     assert.ok(matched >= 4, `only ${matched} texts matched: the texts test too little`)
   })
 })
+
+test("picomatch's options on hostile lists: a sparse ignore of 2^32 − 1 and testMany of a format matcher on one are refused at once, the process lives", () => {
+  const a = survived(assert, runCase(`
+    const sparse = []
+    sparse.length = 2 ** 32 - 1
+    const m = new qr.Matcher(['*'], { kind: 'glob', format: String })
+    answer({
+      ignore: attempt(() => new qr.Matcher(['*'], { kind: 'glob', ignore: sparse })),
+      testMany: attempt(() => m.testMany(sparse)),
+      firstMany: attempt(() => m.firstMany(sparse))
+    })
+  `))
+  assert.equal(a.ignore.code, 'ERR_OUT_OF_RANGE')
+  assert.equal(a.testMany.code, 'ERR_INVALID_ARG_TYPE')
+  assert.equal(a.firstMany.code, 'ERR_INVALID_ARG_TYPE')
+})
