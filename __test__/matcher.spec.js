@@ -175,8 +175,12 @@ describe('every kind, with and without caseInsensitive, against a JS reference',
 })
 
 describe('one literal: strings answered in JavaScript, exactly as native answers', () => {
-  const native = Object.getPrototypeOf(Matcher.prototype) // the addon's own class
-  const { __matcherLiteral } = require('../binding.js') // internal: not exported by the package
+  // Internal, not exported by the package: the addon's own class, called on a matcher's
+  // native object, and the literals it hands to JavaScript.
+  const { nativeOf } = require('../lib/matcher.js')
+  const proto = require('../binding.js').Matcher.prototype
+  const native = Object.fromEntries(['test', 'first', 'matches'].map((name) => [name, { call: (m, t) => proto[name].call(nativeOf(m), t) }]))
+  const literalsOf = (m) => require('../binding.js').__matcherLiteral.call(nativeOf(m))
   // Literal shapes of every kind, and texts that probe folding, non-ASCII and emptiness.
   const SHAPES = [
     ['exact', 'Bot-1'], ['prefix', 'Bot-1'], ['suffix', 'Bot-1'], ['contains', 'Bot-1'], ['contains', 'é😀'],
@@ -195,7 +199,7 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       let viaJs = 0
       for (const [kind, pattern] of SHAPES) {
         const m = new Matcher([pattern], { kind, caseInsensitive: ci })
-        if (__matcherLiteral.call(m) !== null) viaJs++
+        if (literalsOf(m) !== null) viaJs++
         for (const t of texts) {
           const bytes = Buffer.from(t)
           const expected = native.test.call(m, bytes)
@@ -233,12 +237,12 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     assert.equal(jsCalls('includes', () => assert.throws(() => contains.test('bot\uD800'),
       { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE', message: /lone UTF-16 surrogate at index 3/ })), 0)
     assert.equal(jsCalls('includes', () => assert.throws(() => contains.matches(42), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' })), 0)
-    assert.equal(__matcherLiteral.call(new Matcher(['bot\\d'])), null)
-    assert.equal(__matcherLiteral.call(new Matcher(['bot', 'crawl\\d'])), null)
-    assert.equal(__matcherLiteral.call(new Matcher(Array.from({ length: 17 }, (_, i) => `w${i}`), { kind: 'contains' })), null)
-    assert.deepEqual(__matcherLiteral.call(new Matcher(['bot', '^crawl'])).map((l) => ({ ...l })),
+    assert.equal(literalsOf(new Matcher(['bot\\d'])), null)
+    assert.equal(literalsOf(new Matcher(['bot', 'crawl\\d'])), null)
+    assert.equal(literalsOf(new Matcher(Array.from({ length: 17 }, (_, i) => `w${i}`), { kind: 'contains' })), null)
+    assert.deepEqual(literalsOf(new Matcher(['bot', '^crawl'])).map((l) => ({ ...l })),
       [{ place: 'contains', text: 'bot', caseInsensitive: false }, { place: 'prefix', text: 'crawl', caseInsensitive: false }])
-    assert.deepEqual(__matcherLiteral.call(contains).map((l) => ({ ...l })), [{ place: 'contains', text: 'bot', caseInsensitive: false }])
+    assert.deepEqual(literalsOf(contains).map((l) => ({ ...l })), [{ place: 'contains', text: 'bot', caseInsensitive: false }])
     // A few literals: union RegExps answer (native runs none).
     const few = new Matcher(['bot', { pattern: 'CRAWL', kind: 'prefix', caseInsensitive: true }, '\\.php$'])
     const spy = t.mock.method(RegExp.prototype, 'test')
@@ -265,11 +269,11 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     ]
     const regexps = t.mock.method(RegExp.prototype, 'test')
     try {
-      assert.equal(__matcherLiteral.call(three).length, 3)
+      assert.equal(literalsOf(three).length, 3)
       assert.equal(jsCalls('includes', () => assert.equal(three.test('a crawler'), true)), 0)
       assert.equal(jsCalls('includes', () => assert.equal(three.test('a browser'), false)), 0)
       assert.equal(regexps.mock.callCount(), 2)
-      assert.equal(__matcherLiteral.call(four).length, 4)
+      assert.equal(literalsOf(four).length, 4)
       assert.equal(four.test('xa3'), true)
       assert.equal(regexps.mock.callCount(), 3)
       // Past 384 units a string goes to native (Teddy's `memchr` skip beats the union there).
@@ -281,7 +285,7 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
       }
       const calls = regexps.mock.callCount()
       for (const [native, text, first] of natives) {
-        assert.equal(__matcherLiteral.call(native), null, 'native keeps these substrings for itself')
+        assert.equal(literalsOf(native), null, 'native keeps these substrings for itself')
         assert.equal(jsCalls('includes', () => assert.equal(native.test(text), true)), 0)
         assert.equal(jsCalls('includes', () => assert.equal(native.test('none'), false)), 0)
         assert.equal(jsCalls('includes', () => assert.equal(native.first(first), 1)), 0)
@@ -330,7 +334,7 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
         caseInsensitive: plain ? false : rand() < 0.4
       }))
       const m = new Matcher(patterns)
-      const viaJs = __matcherLiteral.call(m) !== null
+      const viaJs = literalsOf(m) !== null
       // Past 8 patterns, 4 substrings or 3 case-sensitive ones, or with a case-insensitive
       // non-ASCII literal (a regex), a set stays native.
       const substrings = patterns.filter((p) => p.kind === 'contains')
@@ -372,7 +376,7 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     const rand = rng(4242)
     for (const [patterns, options] of sets) {
       const m = new Matcher(patterns, options)
-      assert.notEqual(__matcherLiteral.call(m), null, `${JSON.stringify(patterns)} is answered in JS`)
+      assert.notEqual(literalsOf(m), null, `${JSON.stringify(patterns)} is answered in JS`)
       // A reference we did not write: a JS RegExp of each pattern alone.
       const references = patterns.map((p) => typeof p === 'string' ? { pattern: p } : p)
         .map((p) => REFERENCE[p.kind ?? options.kind ?? 'regex'](p.pattern, p.caseInsensitive ?? false))
@@ -453,7 +457,7 @@ describe('one literal: strings answered in JavaScript, exactly as native answers
     ]
     const others = ['', 'none', 'x\u{1F600}', 'robot.php', 'Curl/8', 'a BOT', 'curl/', 'spider\u00e9', 'é'.repeat(300) + 'crawl']
     for (const [m, reference, hit] of made) {
-      const label = __matcherLiteral.call(m).map((l) => `${l.place} ${l.text}`).join(', ')
+      const label = literalsOf(m).map((l) => `${l.place} ${l.text}`).join(', ')
       assert.ok(Object.hasOwn(m, 'test'), label)
       assert.deepEqual([m.test(hit), m.test(`${hit}\u{1F600}`), m.test('none'), m.test(Buffer.from(hit))],
         [true, reference.test(`${hit}\u{1F600}`), false, true], label)

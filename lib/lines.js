@@ -52,7 +52,8 @@ function readOptions(options) {
 }
 
 class MatcherLines extends Transform {
-  #matcher
+  // The matcher's native object, asked at each chunk (a dispose midway is seen).
+  #native
   #pick
   #replace
   #maxLine
@@ -70,10 +71,10 @@ class MatcherLines extends Transform {
   #failed = null
   #doomed = false
 
-  constructor(matcher, options, replaceWith) {
+  constructor(native, options, replaceWith) {
     const o = readOptions(options)
     super({ readableObjectMode: true, signal: o.signal })
-    this.#matcher = matcher
+    this.#native = native
     this.#replace = o.replace === undefined ? undefined : replaceWith(o.replace)
     this.#pick = this.#replace ? 2 : o.invert ? 1 : 0
     this.#maxLine = o.maxLineBytes
@@ -139,7 +140,7 @@ class MatcherLines extends Transform {
     } else {
       try {
         const pending = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending)
-        answer = matcherLines.call(this.#matcher, pending, bytes.subarray(0, cut), this.#pick, this.#maxLine, last, this.#signal)
+        answer = matcherLines.call(this.#native(), pending, bytes.subarray(0, cut), this.#pick, this.#maxLine, last, this.#signal)
       } catch (error) {
         answer = Promise.reject(error)
         this.#doomed = true

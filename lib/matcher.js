@@ -1,6 +1,8 @@
 'use strict'
-// `Matcher`: the native class, with the few-literal answers (./literals.js) and the
-// objects of `findAll` made in JavaScript.
+// `Matcher`: a JavaScript class over the native one, whose compiled sets the matchers made
+// from the same patterns share, with the few-literal answers (./literals.js) and the objects
+// of `findAll` made in JavaScript.
+const { setImmediate } = require('node:timers')
 const binding = require('./load.js')
 const { canCheckStrings, wellFormed, literalsAnswer, literalState, literalUnion } = require('./literals.js')
 const { codeError } = require('./errors.js')
@@ -93,7 +95,7 @@ function template(replacement, name, matcher) {
     }
     const code = next === '&' ? 0 : next === '`' ? 1 : next === "'" ? 2 : next === '$' ? '$' : undefined
     if (code === undefined) {
-      if ((next === '<' || (next >= '0' && next <= '9')) && matcherGroups.call(matcher)) {
+      if ((next === '<' || (next >= '0' && next <= '9')) && matcherGroups.call(nativeOf(matcher))) {
         throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument '${name}' refers to a capturing group ('$${next}…'), and replace has no groups: the union of patterns numbers them across patterns. Use (?:…) groups, or a function`)
       }
       literal += c
@@ -166,7 +168,7 @@ function replacer(matcher, replacement) {
         return piece(text, p, offset, offset + args[0].length)
       })
     }
-    const flat = replaceSpans.call(matcher, text)
+    const flat = replaceSpans.call(nativeOf(matcher), text)
     if (flat.length === 0) return text
     let out = ''
     let last = 0
@@ -191,8 +193,11 @@ function formatted(matcher, plan, patterns, options) {
   const nativeOn = (s) => proto.matches.call(matcher, s)
   let bare
   const bareOn = (s) => {
-    bare ??= new binding.Matcher(nativePatterns(patterns, { ...options, ignore: undefined, onIgnore: undefined }), options)
-    return matchesArray(bare.matches(s))
+    if (bare === undefined) {
+      const specs = nativePatterns(patterns, { ...options, ignore: undefined, onIgnore: undefined })
+      bare = matcherShared(specs, options) ?? new binding.Matcher(specs, options)
+    }
+    return matchesArray(nativeMatches.call(bare, s))
   }
   const answer = (text, all) => {
     const a = formattedMatches(plan, text, nativeOn)
@@ -228,46 +233,132 @@ function formatted(matcher, plan, patterns, options) {
   }
 }
 
-class Matcher extends binding.Matcher {
-  // This matcher's handle; undefined once disposed. Private: no other code can reach it.
+// The native class's methods, called on a matcher's native object (`nativeOf`): on anything
+// else they throw the TypeError a wrong receiver gets, on a disposed one
+// ERR_QR_NATIVE_DISPOSED.
+const native = binding.Matcher.prototype
+const nativeSize = Object.getOwnPropertyDescriptor(native, 'size').get
+const { test: nativeTest, first: nativeFirst, matches: nativeMatches, testMany: nativeTestMany, firstMany: nativeFirstMany, scanLines: nativeScanLines } = native
+const matcherShared = binding.__matcherShared
+
+// A matcher's compiled patterns are a native object, which the matchers made from the same
+// patterns and options share (src/runtime/shared.rs: a loop that makes matchers and never
+// yields compiles once). What they share besides, made once per native object: its handle
+// and the few-literal answers.
+const shared = new WeakMap()
+function sharedState(object) {
+  let state = shared.get(object)
+  if (state === undefined) {
+    const literals = canCheckStrings ? binding.__matcherLiteral.call(object) : null
+    state = { handle: binding.__matcherHandle.call(object), answer: literalsAnswer(literals), literals: literalState(literals) }
+    shared.set(object, state)
+  }
+  hold(object)
+  return state
+}
+
+// The native side notes the sets through weak references. Node finalizes a native object
+// only when the event loop turns, so one collected before that is memory held until then: the
+// native objects of the last matchers made (at most `HELD`) are held here until the loop
+// turns, and a loop that drops each matcher before making the next finds the one it made.
+const HELD = 16
+const held = new Set()
+let releasing = false
+function hold(object) {
+  if (held.has(object)) return
+  if (held.size >= HELD) held.delete(held.values().next().value)
+  held.add(object)
+  if (!releasing) {
+    releasing = true
+    setImmediate(() => {
+      held.clear()
+      releasing = false
+    }).unref?.()
+  }
+}
+
+// The native object of a disposed matcher: one, freed, which refuses every call.
+let disposedObject
+function disposedNative() {
+  if (disposedObject === undefined) {
+    const object = new binding.Matcher(['disposed'])
+    matcherDispose.call(object)
+    disposedObject = object
+  }
+  return disposedObject
+}
+
+// `m`'s native object (`m` itself when it is not a Matcher, for the native methods to refuse),
+// and its handle (undefined when it is not one, or disposed).
+let nativeOf, handleOf
+
+class Matcher {
+  // The native object and its handle (undefined once disposed). Private: no other code can
+  // reach them.
+  #native
   #handle
+
+  static {
+    const mine = (m) => m !== null && typeof m === 'object' && #native in m
+    nativeOf = (m) => mine(m) ? m.#native : m
+    handleOf = (m) => mine(m) ? m.#handle : undefined
+  }
 
   constructor(patterns, options) {
     const plan = formatPlan(patterns, options)
-    super(nativePatterns(patterns, options), options)
-    const literals = canCheckStrings ? binding.__matcherLiteral.call(this) : null
-    const answer = literalsAnswer(literals)
-    Object.defineProperty(this, kLiteral, { value: answer, configurable: true })
-    Object.defineProperty(this, kLiterals, { value: literalState(literals), configurable: true })
-    const handle = binding.__matcherHandle.call(this)
+    const specs = nativePatterns(patterns, options)
+    const object = matcherShared(specs, options) ?? new binding.Matcher(specs, options)
+    const { handle, answer, literals } = sharedState(object)
+    this.#native = object
     this.#handle = handle
+    Object.defineProperty(this, kLiteral, { value: answer, configurable: true })
+    Object.defineProperty(this, kLiterals, { value: literals, configurable: true })
     if (new.target === Matcher) ownMethods(this, answer, handle)
     if (plan !== undefined) formatted(this, plan, patterns, options)
+  }
+
+  get size() {
+    return nativeSize.call(nativeOf(this))
   }
 
   test(text) {
     const found = literalFor(this, text)?.test(text)
     if (found !== undefined) return found
-    return #handle in this && this.#handle !== undefined ? boundTest(this.#handle, text) : super.test(text)
+    const handle = handleOf(this)
+    return handle !== undefined ? boundTest(handle, text) : nativeTest.call(nativeOf(this), text)
   }
 
   first(text) {
     const found = literalFor(this, text)?.first(text)
     if (found !== undefined) return found
-    return #handle in this && this.#handle !== undefined ? boundFirst(this.#handle, text) : super.first(text)
+    const handle = handleOf(this)
+    return handle !== undefined ? boundFirst(handle, text) : nativeFirst.call(nativeOf(this), text)
   }
 
   matches(text) {
     const found = literalFor(this, text)?.matches(text)
     if (found !== undefined) return found
-    return matchesArray(#handle in this && this.#handle !== undefined ? boundMatches(this.#handle, text) : super.matches(text))
+    const handle = handleOf(this)
+    return matchesArray(handle !== undefined ? boundMatches(handle, text) : nativeMatches.call(nativeOf(this), text))
   }
 
   findAll(text) {
-    const flat = findAllFlat.call(this, text)
+    const flat = findAllFlat.call(nativeOf(this), text)
     const found = []
     for (let j = 0; j < flat.length; j += 3) found.push({ pattern: flat[j], start: flat[j + 1], end: flat[j + 2] })
     return found
+  }
+
+  testMany(texts) {
+    return nativeTestMany.call(nativeOf(this), texts)
+  }
+
+  firstMany(texts) {
+    return nativeFirstMany.call(nativeOf(this), texts)
+  }
+
+  scanLines(...args) {
+    return nativeScanLines.apply(nativeOf(this), args)
   }
 
   // What `text.replace(union, replacement)` answers, the union being the patterns in order
@@ -281,12 +372,20 @@ class Matcher extends binding.Matcher {
 
   // Grep over a byte stream: a Transform (lib/lines.js).
   lines(options) {
-    return new MatcherLines(this, options, (replacement) => replacer(this, replacement))
+    return new MatcherLines(() => nativeOf(this), options, (replacement) => replacer(this, replacement))
   }
 
-  // Frees the compiled patterns now; every later call throws ERR_QR_NATIVE_DISPOSED.
+  // This matcher is done with its compiled patterns, freed now unless another matcher made
+  // from the same patterns and options still uses them (then with the last); every later call
+  // throws ERR_QR_NATIVE_DISPOSED.
   [dispose]() {
-    matcherDispose.call(this)
+    const object = nativeOf(this)
+    // Not a Matcher: the native side says so.
+    if (object === this) return matcherDispose.call(this)
+    if (object === disposedObject) return
+    this.#native = disposedNative()
+    this.#handle = undefined
+    matcherDispose.call(object)
     // The answers made in JavaScript go too: every method now reaches the native side, which
     // refuses.
     if (Object.hasOwn(this, kLiteral)) Object.defineProperty(this, kLiteral, { value: undefined })
@@ -294,7 +393,6 @@ class Matcher extends binding.Matcher {
     for (const name of ['test', 'first', 'matches']) {
       if (Object.hasOwn(this, name)) delete this[name]
     }
-    if (#handle in this) this.#handle = undefined
   }
 
   // The same as `[Symbol.dispose]()`, for runtimes and code without `using`.
@@ -303,4 +401,5 @@ class Matcher extends binding.Matcher {
   }
 }
 
-module.exports = { Matcher }
+// (`nativeOf` for the tests that compare the JavaScript answers with native's.)
+module.exports = { Matcher, nativeOf }

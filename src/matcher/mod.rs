@@ -71,7 +71,7 @@ fn rare_tails(literals: Vec<Vec<u8>>, sample: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// One pattern as the caller gave it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternSpec {
     pub pattern: String,
     pub kind: Kind,

@@ -16,6 +16,7 @@ use super::task::{PoolTask, Work};
 use crate::error::{catch_panic, Error, ErrorKind, Result};
 use crate::matcher::{cache::OneOffCache, lines, GlobRegex, IgnoreGlob, Kind, Matcher, PatternSpec, Place, Syntax};
 use crate::runtime::handles::{disposed, Handles};
+use crate::runtime::shared::{Shared, MAX_SHARED};
 use napi::bindgen_prelude::{Object, ToNapiValue, Uint32Array};
 use napi::{sys, Env, JsValue, Unknown, ValueType};
 use napi_derive::napi;
@@ -347,23 +348,46 @@ fn maybe_panic(entry: &str) {
 #[inline(always)]
 fn maybe_panic(_entry: &str) {}
 
-thread_local! {
-    /// The matchers of this thread's JavaScript environment, by handle (`crate::runtime::handles`): a
-    /// `Matcher` object and the methods `lib/matcher.js` binds to it hold a handle.
-    /// `[Symbol.dispose]()` takes the matcher out at once, and calls through its handle then
-    /// throw `ERR_QR_NATIVE_DISPOSED`. Read and written on the JavaScript thread only; a task
-    /// on the threadpool holds an `Arc` of its own.
-    static REGISTRY: RefCell<Handles<Arc<Matcher>>> = RefCell::new(Handles::default());
+/// A compiled set in the registry, and how many `Matcher` objects use it (see `SHARED`).
+struct Slot {
+    matcher: Arc<Matcher>,
+    users: u64,
 }
 
-/// Registers `matcher`; its handle.
+thread_local! {
+    /// The matchers of this thread's JavaScript environment, by handle (`crate::runtime::handles`): a
+    /// native `Matcher` object and the `Matcher`s of `lib/matcher.js` that use it hold a handle.
+    /// `__matcherDispose` takes the matcher out once its last user disposes, and calls through
+    /// its handle then throw `ERR_QR_NATIVE_DISPOSED`. Read and written on the JavaScript thread
+    /// only; a task on the threadpool holds an `Arc` of its own.
+    static REGISTRY: RefCell<Handles<Slot>> = RefCell::new(Handles::default());
+
+    /// The native objects of the matchers last made on this thread, by their patterns as read
+    /// (`crate::runtime::shared`: why, and its bounds), each through a weak reference: a
+    /// `Matcher` made from the same patterns and options takes the one found
+    /// (`__matcherShared`). With the environment they belong to, and the references of sets
+    /// finalized since, deleted at the next call (not within a finalizer).
+    static SHARED: RefCell<SharedSets> = RefCell::new(SharedSets {
+        env: std::ptr::null_mut(),
+        sets: Shared::new(MAX_SHARED),
+        dead: Vec::new(),
+    });
+}
+
+struct SharedSets {
+    env: sys::napi_env,
+    sets: Shared<Vec<PatternSpec>, sys::napi_ref>,
+    dead: Vec<sys::napi_ref>,
+}
+
+/// Registers `matcher`, with one user; its handle.
 fn register(matcher: Arc<Matcher>) -> Result<u64> {
     let gone = || Error::new(ErrorKind::Internal, "the matcher registry is gone (the thread is ending)");
     REGISTRY
         .try_with(|r| {
             let mut r =
                 r.try_borrow_mut().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
-            r.insert(matcher)
+            r.insert(Slot { matcher, users: 1 })
         })
         .unwrap_or_else(|_| Err(gone()))
 }
@@ -375,15 +399,58 @@ fn with_handle<R>(handle: u64, f: impl FnOnce(&Arc<Matcher>) -> Result<R>) -> Re
     REGISTRY
         .try_with(|r| {
             let r = r.try_borrow().map_err(|_| Error::new(ErrorKind::Internal, "the matcher registry is busy"))?;
-            r.get(handle).map_or_else(|| Err(disposed()), f)
+            r.get(handle).map_or_else(|| Err(disposed()), |slot| f(&slot.matcher))
         })
         .unwrap_or_else(|_| Err(disposed()))
+}
+
+/// Adds `delta` to the users of the matcher `handle` names; how many it has then (none when
+/// the handle names nothing).
+fn add_users(handle: u64, delta: i64) -> u64 {
+    REGISTRY
+        .try_with(|r| {
+            let mut r = r.try_borrow_mut().ok()?;
+            let slot = r.get_mut(handle)?;
+            slot.users = slot.users.saturating_add_signed(delta);
+            Some(slot.users)
+        })
+        .ok()
+        .flatten()
+        .unwrap_or(0)
 }
 
 /// Takes the matcher `handle` names out of the registry (none if it names none).
 fn unregister(handle: u64) -> Option<Arc<Matcher>> {
     // (At a thread's end, its registry may be gone before its finalizers run: it freed all.)
-    REGISTRY.try_with(|r| r.try_borrow_mut().ok()?.remove(handle)).ok().flatten()
+    REGISTRY.try_with(|r| r.try_borrow_mut().ok()?.remove(handle)).ok().flatten().map(|slot| slot.matcher)
+}
+
+/// `f` with this thread's shared sets, forgotten first when they belong to another
+/// environment than `env` (whose references went with it).
+fn with_shared<R>(env: sys::napi_env, f: impl FnOnce(&mut SharedSets) -> R) -> Option<R> {
+    SHARED
+        .try_with(|cell| {
+            let mut cell = cell.try_borrow_mut().ok()?;
+            if cell.env != env {
+                cell.sets.forget();
+                cell.dead.clear();
+                cell.env = env;
+            }
+            Some(f(&mut cell))
+        })
+        .ok()
+        .flatten()
+}
+
+/// Deletes references to shared sets that are let go of, and those of the sets finalized
+/// since the last call.
+fn delete_references(env: sys::napi_env, mut references: Vec<sys::napi_ref>) {
+    references.extend(with_shared(env, |shared| std::mem::take(&mut shared.dead)).unwrap_or_default());
+    for reference in references {
+        // SAFETY: N-API with the env of the current call, on its thread; each reference was
+        // made by `construct` in this env and is deleted once (the cache gave it up).
+        unsafe { sys::napi_delete_reference(env, reference) };
+    }
 }
 
 /// Marks objects made by this class's constructor, so a method never reinterprets another
@@ -528,6 +595,12 @@ fn report_external(env: sys::napi_env, bytes: i64) {
 unsafe extern "C" fn finalize_matcher(env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
     // SAFETY: the pointer is the one `into_raw` made for this data, and it is taken back once.
     let handle = unsafe { Box::from_raw(data as *mut u64) };
+    // Its weak reference goes at the next call (at the environment's end, with the rest).
+    with_shared(env, |shared| {
+        if let Some(reference) = shared.sets.remove(*handle) {
+            shared.dead.push(reference);
+        }
+    });
     release(env, *handle);
 }
 
@@ -572,6 +645,13 @@ unsafe extern "C" fn construct(env: sys::napi_env, info: sys::napi_callback_info
             }
             status(sys::napi_type_tag_object(env, call.this, &MATCHER_TAG))?;
             report_external(env, memory as i64);
+            // Noted for the next `Matcher` made from the same patterns (`__matcherShared`).
+            let mut reference = std::ptr::null_mut();
+            if sys::napi_create_reference(env, call.this, 0, &mut reference) == sys::Status::napi_ok {
+                let gone = with_shared(env, |shared| shared.sets.insert(specs, handle, reference))
+                    .unwrap_or_else(|| vec![reference]);
+                delete_references(env, gone);
+            }
             Ok(call.this)
         })
     }
@@ -918,9 +998,10 @@ unsafe extern "C" fn matcher_groups(env: sys::napi_env, info: sys::napi_callback
     }
 }
 
-/// `__matcherDispose.call(matcher)`: frees the compiled patterns now (calls in flight on the
-/// threadpool keep their own reference until they settle). Later calls throw
-/// `ERR_QR_NATIVE_DISPOSED`; a second dispose does nothing.
+/// `__matcherDispose.call(matcher)`: one user of the matcher is done with it (see `SHARED`);
+/// when it was the last, the compiled patterns are freed now (calls in flight on the
+/// threadpool keep their own reference until they settle), and later calls on this object
+/// throw `ERR_QR_NATIVE_DISPOSED`. On an object already freed it does nothing.
 unsafe extern "C" fn matcher_dispose(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
     unsafe {
@@ -929,7 +1010,9 @@ unsafe extern "C" fn matcher_dispose(env: sys::napi_env, info: sys::napi_callbac
                 Err(e) if e.kind == ErrorKind::Disposed => None, // a second dispose
                 other => Some(other?),
             };
-            if let Some(handle) = handle {
+            if let Some(handle) = handle.filter(|&h| add_users(h, -1) == 0) {
+                let reference = with_shared(env, |shared| shared.sets.remove(handle)).flatten();
+                delete_references(env, reference.into_iter().collect());
                 release(env, handle);
                 // The wrap goes too, now (no finalizer will run): nothing of the matcher is
                 // left for the event loop to free. Its type tag stays, so later calls say it
@@ -940,6 +1023,31 @@ unsafe extern "C" fn matcher_dispose(env: sys::napi_env, info: sys::napi_callbac
                 }
             }
             let mut out = std::ptr::null_mut();
+            status(sys::napi_get_undefined(env, &mut out))?;
+            Ok(out)
+        })
+    }
+}
+
+/// `__matcherShared(patterns, options)`: the native object of the matcher kept from the same
+/// patterns and options (as read: the same checks as the constructor's), with one user more;
+/// `undefined` when none is kept, and `lib/matcher.js` makes one with `new`.
+unsafe extern "C" fn matcher_shared(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+    // SAFETY: `env` and `info` are the ones N-API passed to this callback, used on its thread.
+    unsafe {
+        method(env, info, |call| {
+            let defaults = read_defaults(Some(call.arg(1)))?;
+            let specs = read_patterns(&call.arg(0), defaults)?;
+            let mut out = std::ptr::null_mut();
+            if let Some((handle, reference)) = with_shared(env, |shared| shared.sets.get(&specs)).flatten() {
+                status(sys::napi_get_reference_value(env, reference, &mut out))?;
+                if !out.is_null() && add_users(handle, 1) > 0 {
+                    return Ok(out);
+                }
+                // Collected, and not yet finalized: noted no longer.
+                let gone = with_shared(env, |shared| shared.sets.remove(handle)).flatten();
+                delete_references(env, gone.into_iter().collect());
+            }
             status(sys::napi_get_undefined(env, &mut out))?;
             Ok(out)
         })
@@ -1036,7 +1144,8 @@ pub fn define_matcher_class(exports: Object) -> napi::Result<()> {
             &mut class,
         ))?;
         napi::check_status!(sys::napi_set_named_property(env, exports.raw(), c"Matcher".as_ptr(), class))?;
-        let internals: [(&std::ffi::CStr, Callback); 10] = [
+        let internals: [(&std::ffi::CStr, Callback); 11] = [
+            (c"__matcherShared", matcher_shared),
             (c"__matcherLiteral", matcher_literals),
             (c"__matcherHandle", matcher_handle),
             (c"__boundTest", bound_test),

@@ -55,6 +55,14 @@ impl<T> Handles<T> {
         }
     }
 
+    /// The object `handle` names, to change, if it still names one.
+    pub fn get_mut(&mut self, handle: u64) -> Option<&mut T> {
+        match self.slots.get_mut(slot_of(handle)) {
+            Some((generation, Some(object))) if *generation == handle >> SLOT_BITS => Some(object),
+            _ => None,
+        }
+    }
+
     /// Takes the object `handle` names out (none if it names none); the slot is reused under
     /// the next generation.
     pub fn remove(&mut self, handle: u64) -> Option<T> {
@@ -96,6 +104,9 @@ mod tests {
         assert_eq!(slot_of(c), slot_of(a), "the slot is reused");
         assert_ne!(c, a, "under a new generation");
         assert_eq!((h.get(a), h.get(c)), (None, Some(&"c")));
+        assert_eq!(h.get_mut(a), None, "nor to change");
+        *h.get_mut(c).unwrap() = "d";
+        assert_eq!(h.get(c), Some(&"d"));
         assert_eq!(h.get(u64::MAX), None);
     }
 
