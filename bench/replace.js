@@ -233,7 +233,7 @@ function goals (r) {
   for (const [name, d] of Object.entries(r.dispose)) {
     if (!name.endsWith('same patterns, no dispose') || d.rssMB.length < 5) continue
     const growth = Math.max(...d.rssMB.slice(3)) - d.rssMB[3]
-    const bound = /^v20\./.test(name) ? 50 : 20
+    const bound = name.startsWith('v20.') ? 50 : 20
     out.push({ goal: `#65: ${name.split(',')[0]}, the same patterns without dispose, never yielding: RSS growth from the fourth second`, value: growth, target: `< ${bound} MB`, met: growth < bound })
   }
   return out

