@@ -62,7 +62,7 @@ export type {
 
 /**
  * The Unicode version of the property tables a JavaScript regex's `\p{…}` reads here
- * (`'16.0.0'`). V8 reads ICU's, which may be newer (Unicode 17.0 in Node 20.20, 22 and 24):
- * code points assigned since then answer differently (docs/matcher.md).
+ * (`'17.0.0'`, as V8 in Node 20.20, 22 and 24). A newer Node's ICU may know code points
+ * ours does not (docs/matcher.md).
  */
 export declare const unicodeVersion: string

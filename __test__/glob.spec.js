@@ -152,3 +152,16 @@ describe('globs against picomatch (kind: glob)', () => {
     assert.throws(() => new Matcher(['*'], { kind: 'glob', format: () => 1 }).test('a'), { name: 'TypeError', code: 'ERR_INVALID_RETURN_VALUE' })
   })
 })
+
+test('globs of many * segments compile (each a state or two, not twice the last) and answer as picomatch', () => {
+  for (const n of [11, 32, 128, 512]) {
+    const glob = Array(n).fill('*').join('/')
+    const m = new Matcher([glob], { kind: 'glob' })
+    const is = picomatch(glob)
+    const texts = [Array(n).fill('a').join('/'), Array(n + 1).fill('a').join('/'), Array(n - 1).fill('a').join('/'),
+      Array(n).fill('a').join('/') + '/', '.a/' + Array(n - 1).fill('a').join('/'), Array(n).fill('').join('/'), 'a']
+    for (const t of texts) assert.equal(m.test(t), is(t), `${n} segments on ${JSON.stringify(t.slice(0, 20))}…`)
+  }
+  // Past the automaton's state budget: refused, never compiled half.
+  assert.throws(() => new Matcher([Array(1024).fill('*').join('/')], { kind: 'glob' }), { code: 'ERR_INVALID_PATTERN', message: /states|budget|automaton/ })
+})

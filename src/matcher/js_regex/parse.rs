@@ -4,6 +4,7 @@
 //! characters, sets (case-closed and negated already), repetition, alternation, assertions.
 
 use super::charset::{CaseFlags, CharSet};
+use super::properties::{is_identifier_part, is_identifier_start};
 
 /// The flags that change what a pattern means.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,6 +88,8 @@ struct Parser {
     named: bool,
     /// Groups open around the current position.
     depth: usize,
+    /// The names of the groups read so far.
+    names: Vec<String>,
 }
 
 /// Deepest nesting of groups read: each level is a few frames of recursion here and in every
@@ -105,7 +108,7 @@ pub fn parse(source: &str, flags: Flags) -> PResult<Node> {
         source.encode_utf16().map(u32::from).collect()
     };
     let (captures, named) = count_groups(&src);
-    let mut p = Parser { src, pos: 0, flags, captures, named, depth: 0 };
+    let mut p = Parser { src, pos: 0, flags, captures, named, depth: 0, names: Vec::new() };
     let node = p.disjunction()?;
     if p.pos < p.src.len() {
         return Err(match p.peek() {
@@ -381,19 +384,50 @@ impl Parser {
         })
     }
 
+    /// `Name>` after `(?<`: an ECMAScript RegExpIdentifierName (ID_Start, `$` or `_`, then
+    /// ID_Continue, `$`, ZWNJ or ZWJ; each may be written `\uXXXX` or `\u{…}`, read as with
+    /// `u` whatever the flags, and without `u` an astral one is its surrogate pair), and not
+    /// the name of another group: V8 in Node 20 and 22 refuses every duplicate (Node 24 allows
+    /// one in another alternative; refused here too).
     fn group_name(&mut self) -> PResult<()> {
         let start = self.pos;
-        while let Some(c) = self.peek() {
+        let invalid = || format!("invalid capture group name at position {start}");
+        let mut name = String::new();
+        loop {
+            let Some(c) = self.peek() else { return Err(format!("unterminated group name at position {start}")) };
             self.pos += 1;
             if c == '>' as u32 {
-                return if self.pos - 1 > start { Ok(()) } else { Err("an empty group name".into()) };
+                break;
             }
-            let ok = char::from_u32(c).is_some_and(|c| c == '$' || c == '_' || c.is_alphanumeric());
-            if !ok {
-                return Err(format!("invalid capture group name at position {start}"));
-            }
+            let cp = if c == '\\' as u32 {
+                if !self.eat('u') {
+                    return Err(invalid());
+                }
+                let unicode = self.flags.unicode;
+                self.flags.unicode = true;
+                let escaped = self.unicode_escape();
+                self.flags.unicode = unicode;
+                escaped?.ok_or_else(invalid)?
+            } else if let Some(lo) = self
+                .peek()
+                .filter(|lo| !self.flags.unicode && (0xD800..0xDC00).contains(&c) && (0xDC00..0xE000).contains(lo))
+            {
+                self.pos += 1;
+                0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00)
+            } else {
+                c
+            };
+            let ok = if name.is_empty() { is_identifier_start(cp) } else { is_identifier_part(cp) };
+            name.push(char::from_u32(cp).filter(|_| ok).ok_or_else(invalid)?);
         }
-        Err(format!("unterminated group name at position {start}"))
+        if name.is_empty() {
+            return Err("an empty group name".into());
+        }
+        if self.names.contains(&name) {
+            return Err(format!("duplicate capture group name '{name}'"));
+        }
+        self.names.push(name);
+        Ok(())
     }
 
     fn atom_escape(&mut self) -> PResult<Node> {
@@ -575,7 +609,8 @@ impl Parser {
         Ok(Some(v))
     }
 
-    /// `{Name}` or `{Name=Value}` after `\p`, as the Unicode tables of Rust's regex know it.
+    /// `{Name}` or `{Name=Value}` after `\p`, exactly as ECMAScript spells them
+    /// (`unicode_tables`: no loose matching; V8's `SyntaxError` is ours).
     fn property(&mut self) -> PResult<CharSet> {
         if !self.eat('{') {
             return Err("invalid property name: \\p needs {…}".into());
@@ -585,21 +620,11 @@ impl Parser {
             self.pos += 1;
         }
         let name: String = self.src[start..self.pos].iter().filter_map(|&c| char::from_u32(c)).collect();
-        if !self.eat('}') || name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '=')
-        {
+        if !self.eat('}') {
             return Err(format!("invalid property name '{name}'"));
         }
-        let hir = regex_syntax::ParserBuilder::new()
-            .build()
-            .parse(&format!(r"\p{{{name}}}"))
-            .map_err(|_| format!("invalid or unsupported property name '{name}'"))?;
-        match hir.kind() {
-            regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(c)) => {
-                let set = CharSet::from_ranges(c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)));
-                Ok(if self.flags.ignore_case { set.case_closure(self.mode()) } else { set })
-            }
-            _ => Err(format!("invalid or unsupported property name '{name}'")),
-        }
+        let set = super::properties::lookup(&name).ok_or_else(|| format!("invalid property name '{name}'"))?;
+        Ok(if self.flags.ignore_case { set.case_closure(self.mode()) } else { set })
     }
 
     fn class(&mut self) -> PResult<CharSet> {
