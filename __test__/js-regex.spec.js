@@ -280,9 +280,15 @@ test('\\p{…} matches what V8 matches, every canonical property and value on ev
     if (kind === 'Property_of_Strings') continue
     for (const name of names) {
       const property = kind === 'Binary_Property' ? name : `${kind}=${name}`
-      const v8 = [...all.matchAll(new RegExp(`\\p{${property}}+`, 'gu'))].map((m) => [m.index, m.index + m[0].length])
       const ours = new Matcher([`/\\p{${property}}+/u`]).findAll(all).map((m) => [m.start, m.end])
       checked++
+      // An older V8 (Node 22.20's ICU is Unicode 16) refuses the scripts new since: a difference.
+      let v8
+      try {
+        v8 = [...all.matchAll(new RegExp(`\\p{${property}}+`, 'gu'))].map((m) => [m.index, m.index + m[0].length])
+      } catch (e) {
+        assert.ok(!sameVersion, `V8 refuses \\p{${property}}: ${e.message}`)
+      }
       if (JSON.stringify(v8) !== JSON.stringify(ours)) differ.push(property)
     }
   }
