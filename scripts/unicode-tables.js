@@ -35,14 +35,21 @@ function generate () {
     for (const [alias, v] of aliases) if (alias !== v && canonical.has(v)) values.push([property, alias, v])
   }
   // The sets, as [start, end] ranges flat in one array: (kind/name, first, count).
+  // A set equal to one already written (most Script_Extensions values are their Script's)
+  // points at the same ranges.
   const ranges = []
   const sets = []
+  const written = new Map()
   for (const [kind, list] of index) {
     if (kind === 'Property_of_Strings') continue
     for (const name of list) {
       const data = require(`${SETS}/${kind}/${name}.js`).characters.data
-      sets.push([`${kind}/${name}`, ranges.length / 2, data.length / 2])
-      for (let i = 0; i < data.length; i += 2) ranges.push(data[i], data[i + 1] - 1)
+      const key = data.join(',')
+      if (!written.has(key)) {
+        written.set(key, ranges.length / 2)
+        for (let i = 0; i < data.length; i += 2) ranges.push(data[i], data[i + 1] - 1)
+      }
+      sets.push([`${kind}/${name}`, written.get(key), data.length / 2])
     }
   }
   sets.sort((a, b) => (a[0] < b[0] ? -1 : 1))
